@@ -1,0 +1,56 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "StageSim",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "stagesim", targets: ["stagesim"]),
+        .library(name: "StageCore", targets: ["StageCore"]),
+        .library(name: "StageWorld", targets: ["StageWorld"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CXXHash",
+            pkgConfig: "libxxhash",
+            providers: [.apt(["libxxhash-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(name: "StageCore"),
+        .target(name: "Simulation", dependencies: ["CXXHash"]),
+        .target(
+            name: "StageWorld",
+            dependencies: [
+                "StageCore", "Simulation",
+                .product(name: "Collections", package: "swift-collections"),
+            ]
+        ),
+        .target(name: "Checking", dependencies: ["StageCore", "Simulation", "StageWorld"]),
+        .target(
+            name: "Scenario",
+            dependencies: ["StageCore", "Simulation", "StageWorld", "Checking", "Yams"]
+        ),
+        .executableTarget(
+            name: "stagesim",
+            dependencies: [
+                "Scenario", "Checking", "StageWorld", "Simulation",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "StageCoreTests", dependencies: ["StageCore"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
+        .testTarget(name: "StageWorldTests", dependencies: ["StageWorld", "Checking"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
+        .testTarget(name: "StageSimCLITests", dependencies: ["stagesim"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,99 @@
+import StageCore
+import StageWorld
+
+/// A (observer, participant) pair, the unit renderer bookkeeping is kept per.
+struct ObserverParticipant: Hashable, Sendable, Comparable {
+    var observer: String
+    var participantId: String
+
+    static func < (lhs: Self, rhs: Self) -> Bool {
+        (lhs.observer, lhs.participantId) < (rhs.observer, rhs.participantId)
+    }
+}
+
+/// RND-3: participantDidJoin precedes every other event about a participant, and
+/// participantDidLeave follows every other event about that join; no double join or leave.
+public struct JoinLeaveOrderMonitor: InvariantMonitor {
+    public let name = "join-before-events-leave-after"
+    public let rules = ["RND-3", "RND-2"]
+    private var joined: Set<ObserverParticipant> = []
+
+    public init() {}
+
+    public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
+        guard let renderer = event.rendererEvent, let who = renderer.participant else { return [] }
+        let key = ObserverParticipant(observer: event.observer, participantId: who.participantId)
+        switch renderer {
+        case .participantDidJoin:
+            return joined.insert(key).inserted ? [] : [violation(event, index: index, "second participantDidJoin for \(who.participantId) without a leave")]
+        case .participantDidLeave:
+            return joined.remove(key) != nil ? [] : [violation(event, index: index, "participantDidLeave for \(who.participantId), which had not joined")]
+        default:
+            return joined.contains(key) ? [] : [violation(event, index: index, "\(renderer.name) about \(who.participantId) outside its join..leave")]
+        }
+    }
+}
+
+/// RND-5: every added stream is removed exactly once, before its participant's leave, and a
+/// local leave removes them all; RND-4: streams are added only after subscribing completes.
+public struct StreamAccountingMonitor: InvariantMonitor {
+    public let name = "streams-added-once-removed-once"
+    public let rules = ["RND-5", "RND-4"]
+    private var added: [ObserverParticipant: Set<MediaKind>] = [:]
+    private var subscribed: Set<ObserverParticipant> = []
+
+    public init() {}
+
+    public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
+        guard let renderer = event.rendererEvent else { return [] }
+        if case .connectionStateChanged(.disconnected, _) = renderer {
+            let left = added.filter { $0.key.observer == event.observer && !$0.value.isEmpty }.keys.sorted()
+            return left.map { violation(event, index: index, "disconnected with streams of \($0.participantId) never removed") }
+        }
+        guard let who = renderer.participant else { return [] }
+        let key = ObserverParticipant(observer: event.observer, participantId: who.participantId)
+        switch renderer {
+        case .subscribeStateChanged(_, let state, _):
+            if state == .subscribed { subscribed.insert(key) } else { subscribed.remove(key) }
+        case .didAddStreams(_, let streams):
+            var problems: [Violation] = []
+            if !subscribed.contains(key) {
+                problems.append(violation(event, index: index, "didAddStreams for \(who.participantId) before subscribeState subscribed"))
+            }
+            for stream in streams where !added[key, default: []].insert(stream.kind).inserted {
+                problems.append(violation(event, index: index, "\(stream.kind.rawValue) of \(who.participantId) added twice"))
+            }
+            return problems
+        case .didRemoveStreams(_, let streams):
+            return streams.compactMap { stream in
+                added[key]?.remove(stream.kind) == nil
+                    ? violation(event, index: index, "\(stream.kind.rawValue) of \(who.participantId) removed but not added") : nil
+            }
+        case .participantDidLeave:
+            let remaining = added[key, default: []].sorted()
+            added[key] = nil
+            return remaining.isEmpty ? [] : [violation(event, index: index, "\(who.participantId) left with \(remaining.map(\.rawValue)) never removed")]
+        default:
+            break
+        }
+        return []
+    }
+}
+
+/// RND-4: never didAddStreams for a participant the strategy answered `none`, never a video
+/// stream under `audioOnly`.
+public struct SubscribeAnswerMonitor: InvariantMonitor {
+    public let name = "added-streams-match-answer"
+    public let rules = ["RND-4", "STR-1"]
+
+    public init() {}
+
+    public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
+        guard case .renderer(.didAddStreams(let who, let streams)) = event.kind,
+              let clientIndex = world.clientIndex(named: event.observer) else { return [] }
+        let answer = world.clients[clientIndex].view[who.participantId]?.answer ?? .none
+        let forbidden = streams.filter { !answer.allows($0.kind) }
+        guard !forbidden.isEmpty else { return [] }
+        return [violation(event, index: index, "added \(forbidden.map(\.kind.rawValue)) of \(who.participantId) while the strategy answers \(answer.rawValue)")]
+    }
+}

@@ -1,0 +1,105 @@
+import Simulation
+import StageCore
+import StageWorld
+
+/// One participant of a scenario: its SDK, token claims, link and strategy.
+public struct ParticipantSpec: Hashable, Sendable {
+    public var name: String
+    public var sdk: SDKKind
+    public var token: TokenClaims
+    public var link: LinkConditions?
+    public var strategy: StrategySpec
+}
+
+/// A host call the script makes at a virtual time; `line` points back into the file.
+public struct ScenarioStep: Hashable, Sendable {
+    public var at: VirtualDuration
+    public var participant: String
+    public var call: HostCall
+    public var line: Int
+}
+
+/// Which renderer events an expectation is about; every field left nil matches anything.
+public struct EventMatcher: Hashable, Sendable, CustomStringConvertible {
+    public var event: String
+    public var observer: String?
+    public var participant: String?
+    public var state: String?
+    /// The event must carry every one of these kinds.
+    public var streams: [MediaKind]?
+    public var errorCode: StageErrorCode?
+
+    public func matches(_ traceEvent: TraceEvent) -> Bool {
+        guard let renderer = traceEvent.rendererEvent, renderer.name == event else { return false }
+        if let observer, observer != traceEvent.observer { return false }
+        if let participant, participant != renderer.participant?.participantId { return false }
+        if let state, state != renderer.stateName { return false }
+        if let errorCode, errorCode != renderer.error?.code { return false }
+        if let streams, !streams.allSatisfy({ kind in renderer.streams.contains { $0.kind == kind } }) { return false }
+        return true
+    }
+
+    public var description: String {
+        var parts = [event]
+        if let observer { parts.append("observer=\(observer)") }
+        if let participant { parts.append("participant=\(participant)") }
+        if let state { parts.append("state=\(state)") }
+        if let streams { parts.append("streams=\(streams.map(\.rawValue))") }
+        if let errorCode { parts.append("error=\(errorCode.name)") }
+        return parts.joined(separator: " ")
+    }
+}
+
+/// What a scenario requires of its trace: an event that must occur (optionally a given number
+/// of times, optionally inside a time window) or one that must never occur.
+public struct Expectation: Hashable, Sendable {
+    public enum Mode: Hashable, Sendable {
+        /// At least once, or exactly `count` times when given.
+        case occurs(count: Int?)
+        case never
+    }
+
+    public var mode: Mode
+    public var matcher: EventMatcher
+    public var windowStart: VirtualDuration?
+    public var windowEnd: VirtualDuration?
+    public var line: Int
+
+    public var description: String {
+        let window = (windowStart != nil || windowEnd != nil)
+            ? " within \(windowStart?.description ?? "0s")..\(windowEnd?.description ?? "end")" : ""
+        switch mode {
+        case .occurs(let count): return "\(matcher)\(count.map { " x\($0)" } ?? "")\(window)"
+        case .never: return "never \(matcher)\(window)"
+        }
+    }
+}
+
+/// A scenario script: who takes part, what the host calls do and when, the network, and what
+/// the trace must show. Loaded from YAML by `ScenarioLoader`.
+public struct Scenario: Hashable, Sendable {
+    public var path: String
+    public var name: String
+    public var covers: [String]
+    public var seed: UInt64
+    public var duration: VirtualDuration
+    public var stageId: String
+    public var network: LinkConditions
+    public var participants: [ParticipantSpec]
+    public var steps: [ScenarioStep]
+    public var expectations: [Expectation]
+
+    /// The world this scenario starts from, with every host call scheduled.
+    public func makeWorld(seed: UInt64) -> World {
+        let clients = participants.map { Client(sdk: $0.sdk, token: $0.token, strategy: $0.strategy) }
+        var links: [String: LinkConditions] = [:]
+        for participant in participants { links[participant.name] = participant.link }
+        var world = World(stageId: stageId, clients: clients, links: links, defaultLink: network, seed: seed)
+        for step in steps {
+            if let index = world.clientIndex(named: step.participant) {
+                world.scheduleHostCall(step.call, clientIndex: index, at: .zero + step.at)
+            }
+        }
+        return world
+    }
+}

@@ -1,0 +1,16 @@
+/// A problem in a scenario file, at a position: printed as `file:line:column: message`.
+public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var column: Int
+    public var message: String
+
+    public init(file: String, line: Int, column: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    public var description: String { "\(file):\(line):\(column): \(message)" }
+}

@@ -1,0 +1,86 @@
+import Simulation
+import StageCore
+import StageWorld
+
+extension ScenarioLoader {
+    static func steps(_ node: YAMLNode, participants: [ParticipantSpec], names: Set<String>) throws -> [ScenarioStep] {
+        var strategies: [String: StrategySpec] = [:]
+        for participant in participants { strategies[participant.name] = participant.strategy }
+        var steps: [ScenarioStep] = []
+        for item in try node.sequence("steps") {
+            var map = try item.mapping("a step")
+            let atNode = try map.required("at", in: "a step")
+            let at = try duration(atNode, "at")
+            if let previous = steps.last, at < previous.at {
+                throw atNode.error("steps must be in time order: \(at) comes after \(previous.at)")
+            }
+            let name = try participantName(try map.required("participant", in: "a step"), names: names)
+            let callNode = try map.required("call", in: "a step")
+            let call: HostCall
+            switch try callNode.string("call") {
+            case "join": call = .join
+            case "leave": call = .leave
+            case "refreshStrategy": call = .refreshStrategy
+            case "setStrategy":
+                let patched = try strategy(try map.required("strategy", in: "a setStrategy step"), base: strategies[name] ?? StrategySpec())
+                strategies[name] = patched
+                call = .setStrategy(patched)
+            case let other:
+                throw callNode.error("unknown call '\(other)'; expected join, leave, refreshStrategy or setStrategy")
+            }
+            try map.finish("a step")
+            steps.append(ScenarioStep(at: at, participant: name, call: call, line: item.line))
+        }
+        return steps
+    }
+
+    static func participantName(_ node: YAMLNode, names: Set<String>) throws -> String {
+        let name = try node.string("participant")
+        guard names.contains(name) else {
+            throw node.error("unknown participant '\(name)'; declared: \(names.sorted().joined(separator: ", "))")
+        }
+        return name
+    }
+
+    static func expectation(_ node: YAMLNode, names: Set<String>) throws -> Expectation {
+        var map = try node.mapping("an expectation")
+        let occurs = map.optional("event")
+        let never = map.optional("never")
+        guard (occurs == nil) != (never == nil), let eventNode = occurs ?? never else {
+            throw node.error("an expectation needs exactly one of 'event' (must occur) or 'never' (must not occur)")
+        }
+        let event = try eventNode.string("event")
+        guard RendererEvent.allNames.contains(event) else {
+            throw eventNode.error("unknown event '\(event)'; expected one of: \(RendererEvent.allNames.joined(separator: ", "))")
+        }
+        var matcher = EventMatcher(event: event)
+        matcher.observer = try map.optional("observer").map { try participantName($0, names: names) }
+        matcher.participant = try map.optional("participant").map { try participantName($0, names: names) }
+        matcher.state = try map.optional("state")?.string("state")
+        matcher.streams = try map.optional("streams").map { try $0.sequence("streams").map { try $0.oneOf("stream kind", MediaKind.self) } }
+        if let errorNode = map.optional("error") {
+            let text = try errorNode.string("error")
+            guard let code = StageErrorCode(name: text) else {
+                throw errorNode.error("unknown error code '\(text)'; expected e.g. TOKEN_EXPIRED, STAGE_AT_CAPACITY")
+            }
+            matcher.errorCode = code
+        }
+        let count = try map.optional("count")?.int("count", range: 0...1_000_000)
+        if count != nil && never != nil { throw node.error("'count' goes with 'event', not with 'never'") }
+        var expectation = Expectation(mode: never != nil ? .never : .occurs(count: count), matcher: matcher, line: node.line)
+        if let window = map.optional("within") { try self.window(window, into: &expectation) }
+        try map.finish("an expectation")
+        return expectation
+    }
+
+    /// `within: [1s, 3s]`: the window of virtual time the expectation looks at.
+    private static func window(_ node: YAMLNode, into expectation: inout Expectation) throws {
+        let bounds = try node.sequence("within")
+        guard bounds.count == 2 else { throw node.error("within takes two durations: [from, to]") }
+        let start = try duration(bounds[0], "within start")
+        let end = try duration(bounds[1], "within end")
+        guard start <= end else { throw bounds[1].error("within ends (\(end)) before it starts (\(start))") }
+        expectation.windowStart = start
+        expectation.windowEnd = end
+    }
+}

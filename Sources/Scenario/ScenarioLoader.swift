@@ -1,0 +1,104 @@
+import Foundation
+import Simulation
+import StageCore
+import StageWorld
+import Yams
+
+/// Reads scenario YAML files into `Scenario` values, with `file:line:column` errors for syntax
+/// errors, wrong types, unknown keys and unknown participant names alike.
+public enum ScenarioLoader {
+    public static func load(path: String) throws -> Scenario {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ScenarioError(file: path, line: 1, column: 1, message: "cannot read the file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ScenarioError(file: path, line: 1, column: 1, message: "the file is not UTF-8 text")
+        }
+        return try parse(text, path: path)
+    }
+
+    /// Every `.yaml`/`.yml` file under a directory, recursively, sorted by path.
+    public static func scenarioFiles(under directory: String) -> [String] {
+        let enumerator = FileManager.default.enumerator(atPath: directory)
+        var files: [String] = []
+        while let relative = enumerator?.nextObject() as? String {
+            if relative.hasSuffix(".yaml") || relative.hasSuffix(".yml") {
+                files.append((directory as NSString).appendingPathComponent(relative))
+            }
+        }
+        return files.sorted()
+    }
+
+    public static func parse(_ text: String, path: String) throws -> Scenario {
+        let root: Node
+        do {
+            guard let composed = try Yams.compose(yaml: text) else {
+                throw ScenarioError(file: path, line: 1, column: 1, message: "the file is empty")
+            }
+            root = composed
+        } catch let error as YamlError {
+            throw syntaxError(error, path: path)
+        }
+        var map = try YAMLNode(node: root, file: path).mapping("a scenario")
+        let name = try map.required("name", in: "a scenario").string("name")
+        let covers = try map.optional("covers").map { try $0.sequence("covers").map { try $0.string("a rule id") } } ?? []
+        let seed = try map.optional("seed")?.uint64("seed") ?? 1
+        let runLength = try map.optional("duration").map { try self.duration($0, "duration") } ?? VirtualDuration.seconds(30)
+        let stageId = try map.optional("stage")?.string("stage") ?? "stage-1"
+        let network = try map.optional("network").map { try link($0, base: LinkConditions()) } ?? LinkConditions()
+        let participantsNode = try map.required("participants", in: "a scenario")
+        let participants = try participantsNode.sequence("participants").map {
+            try participant($0, stageId: stageId, network: network)
+        }
+        let names = try uniqueNames(participants, node: participantsNode)
+        let steps = try map.optional("steps").map { try self.steps($0, participants: participants, names: names) } ?? []
+        let expectations = try map.optional("expect").map {
+            try $0.sequence("expect").map { try expectation($0, names: names) }
+        } ?? []
+        try map.finish("a scenario")
+        return Scenario(
+            path: path, name: name, covers: covers, seed: seed, duration: runLength, stageId: stageId,
+            network: network, participants: participants, steps: steps, expectations: expectations
+        )
+    }
+
+    private static func syntaxError(_ error: YamlError, path: String) -> ScenarioError {
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            return ScenarioError(file: path, line: mark.line, column: mark.column, message: "YAML syntax: \(problem)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return ScenarioError(file: path, line: context.mark.line, column: context.mark.column,
+                                 message: "duplicate keys \(duplicates.joined(separator: ", "))")
+        default:
+            return ScenarioError(file: path, line: 1, column: 1, message: "YAML: \(error)")
+        }
+    }
+
+    static func duration(_ node: YAMLNode, _ what: String) throws -> VirtualDuration {
+        let text = try node.string(what)
+        guard let value = VirtualDuration(parsing: text) else {
+            throw node.error("\(what) '\(text)' is not a duration; write e.g. 250ms, 1.5s, 30s")
+        }
+        return value
+    }
+
+    static func link(_ node: YAMLNode, base: LinkConditions) throws -> LinkConditions {
+        var map = try node.mapping("network")
+        var conditions = base
+        if let value = map.optional("latency") { conditions.latencyMean = try duration(value, "latency") }
+        if let value = map.optional("jitter") { conditions.jitterMax = try duration(value, "jitter") }
+        if let value = map.optional("loss") { conditions.lossProbability = try value.probability("loss") }
+        if let value = map.optional("retransmit") { conditions.retransmissionTimeout = try duration(value, "retransmit") }
+        if conditions.lossProbability >= 1 { throw node.error("loss must be below 1: a link that loses every transmission never delivers") }
+        try map.finish("network")
+        return conditions
+    }
+
+    private static func uniqueNames(_ participants: [ParticipantSpec], node: YAMLNode) throws -> Set<String> {
+        var names = Set<String>()
+        for (index, participant) in participants.enumerated() where !names.insert(participant.name).inserted {
+            throw try node.sequence("participants")[index].error("participant '\(participant.name)' is declared twice")
+        }
+        return names
+    }
+}

@@ -1,0 +1,63 @@
+import Checking
+import Simulation
+import StageWorld
+
+/// The outcome of one expectation against a finished trace.
+public struct ExpectationResult: Hashable, Sendable {
+    public var expectation: Expectation
+    public var passed: Bool
+    /// The matching events' virtual times (the first few), or why it failed.
+    public var detail: String
+}
+
+/// Everything one scenario run produced.
+public struct ScenarioRun: Sendable {
+    public var scenario: Scenario
+    public var seed: UInt64
+    public var trace: Trace
+    public var expectationResults: [ExpectationResult]
+    public var violations: [Violation]
+    public var finalWorld: World
+
+    public var passed: Bool { violations.isEmpty && expectationResults.allSatisfy(\.passed) }
+    public var traceHash: UInt64 { trace.hash }
+}
+
+/// The scenario driver: the seeded simulator, fed the script's host calls, watched by every
+/// invariant monitor, then judged against the script's expectations.
+public enum ScenarioRunner {
+    public static func run(_ scenario: Scenario, seed: UInt64? = nil) -> ScenarioRun {
+        let seed = seed ?? scenario.seed
+        var simulator = Simulator(world: scenario.makeWorld(seed: seed), seed: seed)
+        var trace = Trace()
+        var monitors = MonitorSet()
+        simulator.run(until: .zero + scenario.duration) { _, events, world in
+            trace.append(contentsOf: events)
+            monitors.observe(events, world: world)
+        }
+        monitors.finish(world: simulator.world)
+        let results = scenario.expectations.map { evaluate($0, trace: trace) }
+        return ScenarioRun(
+            scenario: scenario, seed: seed, trace: trace, expectationResults: results,
+            violations: monitors.violations, finalWorld: simulator.world
+        )
+    }
+
+    static func evaluate(_ expectation: Expectation, trace: Trace) -> ExpectationResult {
+        let start = VirtualTime.zero + (expectation.windowStart ?? .zero)
+        let end = expectation.windowEnd.map { VirtualTime.zero + $0 }
+        let matches = trace.events.filter { event in
+            event.time >= start && (end.map { event.time <= $0 } ?? true) && expectation.matcher.matches(event)
+        }
+        let times = matches.prefix(3).map(\.time.description).joined(separator: ", ") + (matches.count > 3 ? ", ..." : "")
+        switch expectation.mode {
+        case .never:
+            return ExpectationResult(expectation: expectation, passed: matches.isEmpty,
+                                     detail: matches.isEmpty ? "never seen" : "seen \(matches.count)x at \(times)")
+        case .occurs(let count):
+            let passed = count.map { matches.count == $0 } ?? !matches.isEmpty
+            let detail = matches.isEmpty ? "not seen" : "seen \(matches.count)x at \(times)"
+            return ExpectationResult(expectation: expectation, passed: passed, detail: detail)
+        }
+    }
+}

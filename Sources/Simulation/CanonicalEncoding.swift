@@ -1,0 +1,80 @@
+import Foundation
+import CXXHash
+
+/// A stable byte form of a model value: little-endian integers, length-prefixed UTF-8 strings,
+/// a tag byte per enum case, counts before sequences. Two equal values encode to equal bytes
+/// in every process; it feeds trace hashes and state fingerprints (NET-1).
+public protocol CanonicalEncodable {
+    func encode(to writer: inout CanonicalWriter)
+}
+
+/// The buffer a canonical encoding is written into.
+public struct CanonicalWriter: Sendable {
+    public private(set) var bytes: [UInt8] = []
+
+    public init(reservingCapacity capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+
+    public mutating func write(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+    public mutating func write(_ value: UInt32) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+    public mutating func write(_ value: Int) { write(UInt64(bitPattern: Int64(value))) }
+    public mutating func write(_ value: UInt8) { bytes.append(value) }
+    public mutating func write(_ value: Bool) { bytes.append(value ? 1 : 0) }
+    public mutating func write(_ value: Double) { write(value.bitPattern) }
+    public mutating func write(_ value: String) {
+        write(UInt32(value.utf8.count))
+        bytes.append(contentsOf: value.utf8)
+    }
+    public mutating func write<Value: CanonicalEncodable>(_ value: Value) { value.encode(to: &self) }
+    public mutating func write<Value: CanonicalEncodable>(_ value: Value?) {
+        if let value {
+            write(UInt8(1))
+            value.encode(to: &self)
+        } else {
+            write(UInt8(0))
+        }
+    }
+    public mutating func write<Element: CanonicalEncodable>(_ values: [Element]) {
+        write(UInt32(values.count))
+        for value in values { value.encode(to: &self) }
+    }
+    public mutating func write(_ values: [String]) {
+        write(UInt32(values.count))
+        for value in values { write(value) }
+    }
+
+    /// Clears the buffer but keeps its storage, for encoders reused on a hot path.
+    public mutating func reset() { bytes.removeAll(keepingCapacity: true) }
+}
+
+extension VirtualTime: CanonicalEncodable {
+    public func encode(to writer: inout CanonicalWriter) { writer.write(nanoseconds) }
+}
+
+extension VirtualDuration: CanonicalEncodable {
+    public func encode(to writer: inout CanonicalWriter) { writer.write(nanoseconds) }
+}
+
+/// XXH3 through the system's libxxhash: trace hashes and state fingerprints.
+public enum XXH3 {
+    public static func hash64<Bytes: ContiguousBytes>(_ bytes: Bytes, seed: UInt64 = 0) -> UInt64 {
+        bytes.withUnsafeBytes { buffer in
+            XXH3_64bits_withSeed(buffer.baseAddress, buffer.count, seed)
+        }
+    }
+
+    public static func hash64<Value: CanonicalEncodable>(of value: Value) -> UInt64 {
+        var writer = CanonicalWriter()
+        value.encode(to: &writer)
+        return hash64(writer.bytes)
+    }
+
+    /// The 64-bit hash as 16 lowercase hex digits, the form every report prints.
+    public static func hex(_ hash: UInt64) -> String {
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

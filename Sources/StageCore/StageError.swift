@@ -1,0 +1,54 @@
+/// The stage error codes, in the web SDK's numbering (ext), each with its category and fatality.
+public enum StageErrorCode: Int, Hashable, Sendable, CaseIterable {
+    case tokenMalformed = 1
+    case tokenExpired = 2
+    case timeout = 3
+    case failed = 4
+    case canceled = 5
+    case stageAtCapacity = 6
+    case codecMismatch = 7
+    case tokenNotAllowed = 8
+    case stageDeleted = 9
+    case participantDisconnected = 10
+
+    /// The SDK's spelling, e.g. `TOKEN_EXPIRED`.
+    public var name: String {
+        switch self {
+        case .tokenMalformed: "TOKEN_MALFORMED"
+        case .tokenExpired: "TOKEN_EXPIRED"
+        case .timeout: "TIMEOUT"
+        case .failed: "FAILED"
+        case .canceled: "CANCELED"
+        case .stageAtCapacity: "STAGE_AT_CAPACITY"
+        case .codecMismatch: "CODEC_MISMATCH"
+        case .tokenNotAllowed: "TOKEN_NOT_ALLOWED"
+        case .stageDeleted: "STAGE_DELETED"
+        case .participantDisconnected: "PARTICIPANT_DISCONNECTED"
+        }
+    }
+
+    public init?(name: String) {
+        guard let code = StageErrorCode.allCases.first(where: { $0.name == name }) else { return nil }
+        self = code
+    }
+}
+
+/// Which operation a stage error belongs to.
+public enum StageErrorCategory: String, Hashable, Sendable {
+    case join, publish, subscribe
+}
+
+/// An error the SDK reports with a connection, publish or subscribe state change (STG-2, TOK-1, STG-4).
+public struct StageError: Hashable, Sendable, CustomStringConvertible {
+    public var code: StageErrorCode
+    public var category: StageErrorCategory
+    public var isFatal: Bool
+
+    public init(code: StageErrorCode, category: StageErrorCategory, isFatal: Bool) {
+        self.code = code
+        self.category = category
+        self.isFatal = isFatal
+    }
+
+    public var description: String { "\(code.name)(\(code.rawValue), \(category.rawValue)\(isFatal ? ", fatal" : ""))" }
+}

@@ -1,0 +1,168 @@
+import Simulation
+import StageCore
+
+/// One SDK instance in the world: who it is, which SDK it runs, its token, its strategy, and
+/// its view of the stage, which only the reconciler and this type's handlers change.
+public struct Client: Hashable, Sendable {
+    public var name: String
+    public var sdk: SDKKind
+    public var token: TokenClaims
+    public var strategy: StrategySpec
+    public var view: StageView
+
+    public init(sdk: SDKKind, token: TokenClaims, strategy: StrategySpec) {
+        self.name = token.participantId
+        self.sdk = sdk
+        self.token = token
+        self.strategy = strategy
+        self.view = StageView(local: token.participantInfo(isLocal: true))
+    }
+
+    /// What handling one input produced: renderer events for this client's renderers and
+    /// messages for the stage service.
+    public struct Output: Sendable {
+        public var events: [RendererEvent] = []
+        public var messages: [WireMessage] = []
+
+        mutating func apply(_ plan: ReconcilePlan, view: StageView) {
+            events += plan.events
+            for command in plan.commands { messages += Client.messages(for: command, view: view) }
+        }
+    }
+
+    // MARK: Host calls
+
+    public mutating func handle(_ call: HostCall) -> Output {
+        switch call {
+        case .join: return join()
+        case .leave: return leave()
+        case .refreshStrategy: return refreshStrategy()
+        case .setStrategy(let spec):
+            strategy = spec
+            return Output()
+        }
+    }
+
+    private mutating func join() -> Output {
+        var output = Output()
+        guard view.local.connectionState == .disconnected || view.local.connectionState == .errored else { return output }
+        view.local.connectionState = .connecting
+        output.events.append(.connectionStateChanged(.connecting, nil))
+        output.messages.append(.join(token))
+        return output
+    }
+
+    private mutating func leave() -> Output {
+        var output = Output()
+        let state = view.local.connectionState
+        guard state == .connected || state == .connecting else { return output }
+        if state == .connected {
+            output.apply(Reconciler.localLeave(&view), view: view)
+            output.events.append(.participantDidLeave(view.local.info))
+        }
+        view.local.connectionState = .disconnected
+        output.events.append(.connectionStateChanged(.disconnected, nil))
+        output.messages.append(.leave)
+        return output
+    }
+
+    private mutating func refreshStrategy() -> Output {
+        var output = Output()
+        guard view.local.connectionState == .connected else { return output }
+        output.apply(Reconciler.refresh(&view, strategy: strategy), view: view)
+        return output
+    }
+
+    // MARK: Messages from the stage service
+
+    public mutating func handle(_ message: WireMessage) -> Output {
+        let state = view.local.connectionState
+        switch message {
+        case .joinAccepted(let snapshots) where state == .connecting: return joinAccepted(snapshots)
+        case .joinRejected(let error) where state == .connecting: return joinRejected(error)
+        default: break
+        }
+        guard state == .connected else { return Output() }
+        var output = Output()
+        switch message {
+        case .publishAccepted where view.local.publishState == .attemptingPublish:
+            view.local.publishState = .published
+            output.events.append(.publishStateChanged(view.local.info, .published, nil))
+        case .publishRejected(let error) where view.local.publishState == .attemptingPublish:
+            view.local.publishState = .errored
+            output.events.append(.publishStateChanged(view.local.info, .errored, error))
+        case .participantJoined(let info):
+            remoteJoined(info)
+        case .participantPublished(let snapshot):
+            remotePublished(snapshot, into: &output)
+        case .participantUnpublished(let id):
+            output.apply(Reconciler.remoteStoppedPublishing(&view, participantId: id), view: view)
+        case .participantLeft(let id):
+            output.apply(Reconciler.remoteStoppedPublishing(&view, participantId: id), view: view)
+            view.remove(id)
+        case .subscribeAccepted(let id):
+            output.apply(Reconciler.subscriptionConfirmed(&view, participantId: id), view: view)
+        default:
+            break
+        }
+        return output
+    }
+
+    private mutating func joinAccepted(_ snapshots: [PublisherSnapshot]) -> Output {
+        var output = Output()
+        view.local.connectionState = .connected
+        output.events.append(.connectionStateChanged(.connected, nil))
+        output.events.append(.participantDidJoin(view.local.info))
+        for snapshot in snapshots {
+            remoteJoined(snapshot.info)
+            if !snapshot.streams.isEmpty { remotePublished(snapshot, into: &output) }
+        }
+        Reconciler.refreshPublishAnswers(&view, strategy: strategy)
+        var plan = ReconcilePlan()
+        Reconciler.reconcileLocal(&view, into: &plan)
+        output.apply(plan, view: view)
+        return output
+    }
+
+    private mutating func joinRejected(_ error: StageError) -> Output {
+        view.local.connectionState = .disconnected
+        return Output(events: [.connectionStateChanged(.disconnected, error)], messages: [])
+    }
+
+    /// A remote connected: the strategy is asked at once (STR-1); nothing is rendered until it
+    /// publishes (RND-2).
+    private mutating func remoteJoined(_ info: ParticipantInfo) {
+        view.upsert(RemoteParticipant(info: info, answer: strategy.shouldSubscribe(to: info)))
+    }
+
+    /// A remote publishes: renderers hear participantDidJoin first (RND-2, RND-3), then the
+    /// subscription the strategy asked for starts (STR-2).
+    private mutating func remotePublished(_ snapshot: PublisherSnapshot, into output: inout Output) {
+        let index = view.index(of: snapshot.info.participantId)
+            ?? view.upsert(RemoteParticipant(info: snapshot.info, answer: strategy.shouldSubscribe(to: snapshot.info)))
+        view[index: index].info = snapshot.info
+        view[index: index].publishedStreams = snapshot.streams
+        if !view[index: index].announced {
+            view[index: index].announced = true
+            output.events.append(.participantDidJoin(snapshot.info))
+        }
+        var plan = ReconcilePlan()
+        Reconciler.reconcileRemote(&view, at: index, canSubscribe: view.local.info.capabilities.canSubscribe, into: &plan)
+        output.apply(plan, view: view)
+    }
+
+    /// The signaling a reconciler command needs.
+    static func messages(for command: StageCommand, view: StageView) -> [WireMessage] {
+        switch command {
+        case .subscribe(let id, let type): return [.subscribe(publisherId: id, type)]
+        case .downgradeToAudioOnly(let id): return [.subscribe(publisherId: id, .audioOnly)]
+        case .unsubscribe(let id):
+            return view[id]?.isPublishing == true ? [.unsubscribe(publisherId: id)] : []
+        case .publish(let streams):
+            let id = view.local.info.participantId
+            return [.publish(streams.map { StageStream(participantId: id, kind: $0.kind, isMuted: $0.isMuted) })]
+        case .unpublish: return [.unpublish]
+        case .applyMute: return []
+        }
+    }
+}

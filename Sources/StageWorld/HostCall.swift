@@ -1,0 +1,20 @@
+import StageCore
+
+/// A call the host application makes on its Stage (STG-1, STR-5) or strategy.
+public enum HostCall: Hashable, Sendable {
+    case join
+    case leave
+    case refreshStrategy
+    /// Replaces the strategy's answers; like changing the variables a real strategy reads, it
+    /// takes effect at the next refreshStrategy (or when the SDK next asks).
+    case setStrategy(StrategySpec)
+
+    public var summary: String {
+        switch self {
+        case .join: "join()"
+        case .leave: "leave()"
+        case .refreshStrategy: "refreshStrategy()"
+        case .setStrategy(let spec): "setStrategy(\(TraceText.strategy(spec)))"
+        }
+    }
+}

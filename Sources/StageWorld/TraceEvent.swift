@@ -1,0 +1,121 @@
+import Simulation
+import StageCore
+
+/// One line of a run's trace: at a virtual time, something an observer (a client's renderer,
+/// a host call, or the network towards an endpoint) saw happen (NET-1).
+public struct TraceEvent: Hashable, Sendable {
+    public var time: VirtualTime
+    /// The client name, or `server` for deliveries to the stage service.
+    public var observer: String
+    public var kind: Kind
+
+    /// What happened.
+    public enum Kind: Hashable, Sendable {
+        case hostCall(HostCall)
+        case renderer(RendererEvent)
+        case delivered(WireMessage)
+        case lost(WireMessage)
+    }
+
+    public init(time: VirtualTime, observer: String, kind: Kind) {
+        self.time = time
+        self.observer = observer
+        self.kind = kind
+    }
+
+    public var rendererEvent: RendererEvent? {
+        if case .renderer(let event) = kind { return event }
+        return nil
+    }
+
+    /// The kind's name for the trace file: `host`, `renderer`, `delivered`, `lost`.
+    public var category: String {
+        switch kind {
+        case .hostCall: "host"
+        case .renderer: "renderer"
+        case .delivered: "delivered"
+        case .lost: "lost"
+        }
+    }
+
+    /// A complete one-line description of what happened (the timeline's text column).
+    public var detail: String {
+        switch kind {
+        case .hostCall(let call): call.summary
+        case .renderer(let event): TraceText.event(event)
+        case .delivered(let message): "<- \(message.summary)"
+        case .lost(let message): "lost \(message.summary)"
+        }
+    }
+
+    /// The canonical JSON line of this event: fixed key order, no whitespace, escaped strings.
+    /// A trace file is these lines, each ending in `\n`; the trace hash is XXH3-64 of the file.
+    public var jsonLine: String {
+        "{\"t\":\(time.nanoseconds),\"observer\":\(TraceText.json(observer)),\"kind\":\"\(category)\",\"detail\":\(TraceText.json(detail))}\n"
+    }
+}
+
+/// Stable text renderings shared by the trace file and the timeline.
+public enum TraceText {
+    public static func info(_ info: ParticipantInfo) -> String {
+        var text = info.participantId
+        if !info.userId.isEmpty { text += " user=\(info.userId)" }
+        if !info.attributes.isEmpty { text += " \(info.attributes)" }
+        return text
+    }
+
+    public static func streams(_ streams: [StageStream]) -> String {
+        "[" + streams.map(\.description).joined(separator: ",") + "]"
+    }
+
+    public static func snapshot(_ snapshot: PublisherSnapshot) -> String {
+        info(snapshot.info) + (snapshot.streams.isEmpty ? "" : " " + streams(snapshot.streams))
+    }
+
+    public static func strategy(_ spec: StrategySpec) -> String {
+        let rules = spec.rules.map { rule in
+            "\(rule.participantId ?? "*")\(rule.attributes.isEmpty ? "" : "\(rule.attributes)")->\(rule.answer.rawValue)"
+        }
+        return "publish=\(spec.publish) streams=\(spec.streams.map(\.description)) subscribe=\(spec.subscribe.rawValue)"
+            + (rules.isEmpty ? "" : " rules=\(rules)")
+    }
+
+    public static func event(_ event: RendererEvent) -> String {
+        let subject = event.participant.map { info($0) } ?? ""
+        let error = event.error.map { " error=\($0)" } ?? ""
+        switch event {
+        case .participantDidJoin(let who), .participantDidLeave(let who):
+            return "\(event.name) \(subject)\(who.isLocal ? " (local)" : "")"
+        case .publishStateChanged, .subscribeStateChanged:
+            return "\(event.name) \(subject) -> \(event.stateName ?? "")\(error)"
+        case .connectionStateChanged:
+            return "\(event.name) -> \(event.stateName ?? "")\(error)"
+        case .didAddStreams, .didRemoveStreams, .didChangeMutedStreams:
+            return "\(event.name) \(subject) \(streams(event.streams))"
+        case .participantMetadataDidUpdate:
+            return "\(event.name) \(subject)"
+        }
+    }
+
+    /// A JSON string literal for `text`, escaping quotes, backslashes and control characters.
+    public static func json(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

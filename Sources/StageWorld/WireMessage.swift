@@ -1,0 +1,72 @@
+import StageCore
+
+/// Where a message starts or ends: the stage service or one client (by index in the world).
+public enum Endpoint: Hashable, Sendable {
+    case server
+    case client(Int)
+}
+
+/// A published participant as the stage service describes it to other clients.
+public struct PublisherSnapshot: Hashable, Sendable {
+    public var info: ParticipantInfo
+    /// Empty when the participant is connected but not publishing.
+    public var streams: [StageStream]
+}
+
+/// The signaling vocabulary between a client SDK and the stage service (STG, STR-2, RND-2).
+public enum WireMessage: Hashable, Sendable {
+    // client -> server
+    case join(TokenClaims)
+    case publish([StageStream])
+    case unpublish
+    case subscribe(publisherId: String, SubscribeType)
+    case unsubscribe(publisherId: String)
+    case leave
+    // server -> client
+    case joinAccepted([PublisherSnapshot])
+    case joinRejected(StageError)
+    case publishAccepted
+    case publishRejected(StageError)
+    case participantJoined(ParticipantInfo)
+    case participantPublished(PublisherSnapshot)
+    case participantUnpublished(participantId: String)
+    case participantLeft(participantId: String)
+    case subscribeAccepted(publisherId: String)
+
+    /// A complete one-line rendering: the trace's `message` field.
+    public var summary: String {
+        switch self {
+        case .join(let claims): "join(\(claims.participantId) topic=\(claims.topic) exp=\(claims.expiresAtSeconds))"
+        case .publish(let streams): "publish\(TraceText.streams(streams))"
+        case .unpublish: "unpublish"
+        case .subscribe(let id, let type): "subscribe(\(id), \(type.rawValue))"
+        case .unsubscribe(let id): "unsubscribe(\(id))"
+        case .leave: "leave"
+        case .joinAccepted(let snapshots): "joinAccepted[\(snapshots.map(TraceText.snapshot).joined(separator: ", "))]"
+        case .joinRejected(let error): "joinRejected(\(error))"
+        case .publishAccepted: "publishAccepted"
+        case .publishRejected(let error): "publishRejected(\(error))"
+        case .participantJoined(let info): "participantJoined(\(TraceText.info(info)))"
+        case .participantPublished(let snapshot): "participantPublished(\(TraceText.snapshot(snapshot)))"
+        case .participantUnpublished(let id): "participantUnpublished(\(id))"
+        case .participantLeft(let id): "participantLeft(\(id))"
+        case .subscribeAccepted(let id): "subscribeAccepted(\(id))"
+        }
+    }
+}
+
+/// A message on its way through the simulated network.
+public struct Envelope: Hashable, Sendable {
+    public var from: Endpoint
+    public var to: Endpoint
+    public var message: WireMessage
+
+    /// The client end of the link this envelope travels (every link joins a client and the server).
+    public var clientIndex: Int {
+        if case .client(let index) = to { return index }
+        if case .client(let index) = from { return index }
+        return -1
+    }
+
+    public var isUplink: Bool { to == .server }
+}

@@ -1,0 +1,52 @@
+import Scenario
+import Simulation
+import StageWorld
+
+/// Prints scenario runs for a terminal: header, timeline, expectations, invariants, hash.
+struct RunPrinter {
+    let verbose: Bool
+
+    func printRun(_ run: ScenarioRun, timeline: Bool) {
+        let covers = run.scenario.covers.isEmpty ? "" : " [\(run.scenario.covers.joined(separator: ", "))]"
+        print("\n== \(run.scenario.path): \(run.scenario.name)\(covers)  seed \(run.seed)")
+        if timeline { printTimeline(run) }
+        for result in run.expectationResults {
+            print("  \(result.passed ? "PASS" : "FAIL") line \(result.expectation.line): \(result.expectation.description) (\(result.detail))")
+        }
+        if run.violations.isEmpty {
+            print("  invariants: all hold")
+        } else {
+            for violation in run.violations { print("  VIOLATION \(violation)") }
+        }
+        print("  trace hash: \(XXH3.hex(run.traceHash))  (\(run.trace.events.count) events)")
+        if !run.passed {
+            print("  replay: stagesim run \(run.scenario.path) --seed \(run.seed)")
+        }
+    }
+
+    private func printTimeline(_ run: ScenarioRun) {
+        let width = max(8, run.scenario.participants.map(\.name.count).max() ?? 0)
+        for event in run.trace.events where verbose || event.category == "host" || event.category == "renderer" {
+            let marker = event.category == "host" ? ">" : " "
+            print("  \(pad(event.time.description, 8)) \(marker) \(pad(event.observer, width))  \(event.detail)")
+        }
+    }
+
+    func printSummary(_ runs: [ScenarioRun]) {
+        let nameWidth = min(64, runs.map { $0.scenario.path.count }.max() ?? 8)
+        print("\n" + pad("scenario", nameWidth) + "  seed        expect  invariants  trace hash        result")
+        for run in runs {
+            let passedExpectations = run.expectationResults.filter(\.passed).count
+            let expect = "\(passedExpectations)/\(run.expectationResults.count)"
+            let invariants = run.violations.isEmpty ? "ok" : "\(run.violations.count) broken"
+            print(pad(run.scenario.path, nameWidth) + "  " + pad(String(run.seed), 10) + "  " + pad(expect, 6) + "  "
+                  + pad(invariants, 10) + "  " + XXH3.hex(run.traceHash) + "  " + (run.passed ? "pass" : "FAIL"))
+        }
+        let failed = runs.filter { !$0.passed }.count
+        print("\n\(runs.count - failed) passed, \(failed) failed")
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct StageSimCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stagesim",
+        abstract: "A deterministic simulator and model checker for real-time video stage SDKs.",
+        subcommands: [RunCommand.self]
+    )
+}
