@@ -32,13 +32,15 @@ public struct Client: Hashable, Sendable {
 
     // MARK: Host calls
 
-    public mutating func handle(_ call: HostCall) -> Output {
+    /// Handles a host call; `strategy` answers the SDK's questions (the declared `self.strategy`
+    /// in scenarios, a user's strategy object through the Swift API).
+    public mutating func handle(_ call: HostCall, strategy: some StrategyAnswers) -> Output {
         switch call {
         case .join: return join()
         case .leave: return leave()
-        case .refreshStrategy: return refreshStrategy()
+        case .refreshStrategy: return refreshStrategy(strategy)
         case .setStrategy(let spec):
-            strategy = spec
+            self.strategy = spec
             return Output()
         }
     }
@@ -66,7 +68,7 @@ public struct Client: Hashable, Sendable {
         return output
     }
 
-    private mutating func refreshStrategy() -> Output {
+    private mutating func refreshStrategy(_ strategy: some StrategyAnswers) -> Output {
         var output = Output()
         guard view.local.connectionState == .connected else { return output }
         output.apply(Reconciler.refresh(&view, strategy: strategy), view: view)
@@ -75,10 +77,10 @@ public struct Client: Hashable, Sendable {
 
     // MARK: Messages from the stage service
 
-    public mutating func handle(_ message: WireMessage) -> Output {
+    public mutating func handle(_ message: WireMessage, strategy: some StrategyAnswers) -> Output {
         let state = view.local.connectionState
         switch message {
-        case .joinAccepted(let snapshots) where state == .connecting: return joinAccepted(snapshots)
+        case .joinAccepted(let snapshots) where state == .connecting: return joinAccepted(snapshots, strategy: strategy)
         case .joinRejected(let error) where state == .connecting: return joinRejected(error)
         default: break
         }
@@ -92,9 +94,9 @@ public struct Client: Hashable, Sendable {
             view.local.publishState = .errored
             output.events.append(.publishStateChanged(view.local.info, .errored, error))
         case .participantJoined(let info):
-            remoteJoined(info)
+            remoteJoined(info, strategy: strategy)
         case .participantPublished(let snapshot):
-            remotePublished(snapshot, into: &output)
+            remotePublished(snapshot, strategy: strategy, into: &output)
         case .participantUnpublished(let id):
             output.apply(Reconciler.remoteStoppedPublishing(&view, participantId: id), view: view)
         case .participantLeft(let id):
@@ -108,14 +110,14 @@ public struct Client: Hashable, Sendable {
         return output
     }
 
-    private mutating func joinAccepted(_ snapshots: [PublisherSnapshot]) -> Output {
+    private mutating func joinAccepted(_ snapshots: [PublisherSnapshot], strategy: some StrategyAnswers) -> Output {
         var output = Output()
         view.local.connectionState = .connected
         output.events.append(.connectionStateChanged(.connected, nil))
         output.events.append(.participantDidJoin(view.local.info))
         for snapshot in snapshots {
-            remoteJoined(snapshot.info)
-            if !snapshot.streams.isEmpty { remotePublished(snapshot, into: &output) }
+            remoteJoined(snapshot.info, strategy: strategy)
+            if !snapshot.streams.isEmpty { remotePublished(snapshot, strategy: strategy, into: &output) }
         }
         Reconciler.refreshPublishAnswers(&view, strategy: strategy)
         var plan = ReconcilePlan()
@@ -131,13 +133,13 @@ public struct Client: Hashable, Sendable {
 
     /// A remote connected: the strategy is asked at once (STR-1); nothing is rendered until it
     /// publishes (RND-2).
-    private mutating func remoteJoined(_ info: ParticipantInfo) {
+    private mutating func remoteJoined(_ info: ParticipantInfo, strategy: some StrategyAnswers) {
         view.upsert(RemoteParticipant(info: info, answer: strategy.shouldSubscribe(to: info)))
     }
 
     /// A remote publishes: renderers hear participantDidJoin first (RND-2, RND-3), then the
     /// subscription the strategy asked for starts (STR-2).
-    private mutating func remotePublished(_ snapshot: PublisherSnapshot, into output: inout Output) {
+    private mutating func remotePublished(_ snapshot: PublisherSnapshot, strategy: some StrategyAnswers, into output: inout Output) {
         let index = view.index(of: snapshot.info.participantId)
             ?? view.upsert(RemoteParticipant(info: snapshot.info, answer: strategy.shouldSubscribe(to: snapshot.info)))
         view[index: index].info = snapshot.info

@@ -17,6 +17,12 @@ public enum Action: Hashable, Sendable {
     case drop(sequence: UInt64)
 }
 
+/// Supplies the strategy objects of clients driven through the Swift API; clients it has no
+/// object for answer with their declared `StrategySpec`.
+public protocol HostStrategies {
+    func strategy(forClient index: Int) -> (any StrategyAnswers)?
+}
+
 /// The whole simulated system as one value: clients, stage service, network, pending events
 /// and the virtual clock. `apply` (and `step`) is the only way it changes.
 public struct World: Hashable, Sendable {
@@ -44,23 +50,28 @@ public struct World: Hashable, Sendable {
     }
 
     /// Applies one action; returns the trace events it caused. An action whose event is no
-    /// longer pending changes nothing and returns no event.
-    public mutating func apply(_ action: Action) -> [TraceEvent] {
+    /// longer pending changes nothing and returns no event. `host` supplies strategy objects
+    /// for Swift-API clients; it must answer deterministically for the step to stay pure.
+    public mutating func apply(_ action: Action, host: (any HostStrategies)? = nil) -> [TraceEvent] {
         switch action {
         case .fire(let sequence):
             guard let entry = pending.remove(sequence: sequence) else { return [] }
             now = max(now, entry.due)
-            return fire(entry.payload)
+            return fire(entry.payload, host: host)
         case .drop(let sequence):
             return drop(sequence: sequence)
         }
     }
 
-    private mutating func fire(_ event: PendingEvent) -> [TraceEvent] {
+    private func strategy(forClient index: Int, host: (any HostStrategies)?) -> any StrategyAnswers {
+        host?.strategy(forClient: index) ?? clients[index].strategy
+    }
+
+    private mutating func fire(_ event: PendingEvent, host: (any HostStrategies)?) -> [TraceEvent] {
         switch event {
         case .hostCall(let index, let call):
             var trace = [TraceEvent(time: now, observer: clients[index].name, kind: .hostCall(call))]
-            let output = clients[index].handle(call)
+            let output = clients[index].handle(call, strategy: strategy(forClient: index, host: host))
             trace += record(output, clientIndex: index)
             return trace
         case .delivery(let envelope):
@@ -71,7 +82,8 @@ public struct World: Hashable, Sendable {
                     send(Envelope(from: .server, to: .client(reply.clientIndex), message: reply.message))
                 }
             case .client(let index):
-                trace += record(clients[index].handle(envelope.message), clientIndex: index)
+                let output = clients[index].handle(envelope.message, strategy: strategy(forClient: index, host: host))
+                trace += record(output, clientIndex: index)
             }
             return trace
         }
