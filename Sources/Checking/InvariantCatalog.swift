@@ -2,6 +2,9 @@
 public enum InvariantCatalog {
     /// Fresh instances of every monitor, in a fixed order.
     public static func all() -> [any InvariantMonitor] {
-        [JoinLeaveOrderMonitor(), StreamAccountingMonitor(), SubscribeAnswerMonitor()]
+        [
+            JoinLeaveOrderMonitor(), StreamAccountingMonitor(), SubscribeAnswerMonitor(),
+            PublishCapabilityMonitor(), SilentRefreshMonitor(),
+        ]
     }
 }

@@ -54,12 +54,23 @@ extension ScenarioLoader {
         var spec = base
         if let value = map.optional("publish") { spec.publish = try value.bool("publish") }
         if let value = map.optional("streams") {
-            spec.streams = try value.sequence("streams").map { LocalStream(kind: try $0.oneOf("stream kind", MediaKind.self)) }
+            spec.streams = try value.sequence("streams").map(localStream)
         }
         if let value = map.optional("subscribe") { spec.subscribe = try value.oneOf("subscribe answer", SubscribeType.self) }
         if let value = map.optional("rules") { spec.rules = try value.sequence("rules").map(subscribeRule) }
         try map.finish("strategy")
         return spec
+    }
+
+    /// `audio`, or `{kind: video, instance: 2, muted: true}`: a LocalStageStream object (LST-2).
+    private static func localStream(_ node: YAMLNode) throws -> LocalStream {
+        guard node.node.mapping != nil else { return LocalStream(kind: try node.oneOf("stream kind", MediaKind.self)) }
+        var map = try node.mapping("a stream")
+        let kind = try map.required("kind", in: "a stream").oneOf("stream kind", MediaKind.self)
+        let instance = try map.optional("instance")?.int("instance", range: 0...1_000_000) ?? 0
+        let muted = try map.optional("muted")?.bool("muted") ?? false
+        try map.finish("a stream")
+        return LocalStream(kind: kind, instance: UInt32(instance), isMuted: muted)
     }
 
     private static func subscribeRule(_ node: YAMLNode) throws -> SubscribeRule {

@@ -25,8 +25,15 @@ extension ScenarioLoader {
                 let patched = try strategy(try map.required("strategy", in: "a setStrategy step"), base: strategies[name] ?? StrategySpec())
                 strategies[name] = patched
                 call = .setStrategy(patched)
+            case "setMuted":
+                let kind = try map.required("stream", in: "a setMuted step").oneOf("stream kind", MediaKind.self)
+                let muted = try map.required("muted", in: "a setMuted step").bool("muted")
+                if let current = strategies[name] {
+                    strategies[name]?.streams = current.streams.map { $0.kind == kind ? LocalStream(kind: kind, instance: $0.instance, isMuted: muted) : $0 }
+                }
+                call = .setMuted(kind, muted)
             case let other:
-                throw callNode.error("unknown call '\(other)'; expected join, leave, refreshStrategy or setStrategy")
+                throw callNode.error("unknown call '\(other)'; expected join, leave, refreshStrategy, setStrategy or setMuted")
             }
             try map.finish("a step")
             steps.append(ScenarioStep(at: at, participant: name, call: call, line: item.line))

@@ -10,10 +10,30 @@ public enum StageCommand: Hashable, Sendable {
     case applyMute(LocalStream)
 }
 
+/// Which strategy questions a reconcile asked and which answers changed: the evidence the
+/// STR-3 (publish asked only with the capability) and STR-5 (unchanged refresh is silent)
+/// monitors check.
+public struct StrategyQueryReport: Hashable, Sendable {
+    /// Whether shouldPublish/streamsToPublish were asked.
+    public var askedShouldPublish = false
+    /// Whether the local token allowed publishing when the questions were asked.
+    public var canPublish: Bool
+    /// Participant ids whose shouldSubscribe answer changed, in view order.
+    public var changedSubscribeAnswers: [String] = []
+    /// Whether the shouldPublish answer or the returned streams changed.
+    public var publishAnswersChanged = false
+
+    public init(canPublish: Bool) { self.canPublish = canPublish }
+
+    public var anythingChanged: Bool { !changedSubscribeAnswers.isEmpty || publishAnswersChanged }
+}
+
 /// The reconciler's answer: commands to carry out and the renderer events they imply, in order.
 public struct ReconcilePlan: Hashable, Sendable {
     public var commands: [StageCommand] = []
     public var events: [RendererEvent] = []
+    /// Set when the plan came from asking the strategy.
+    public var report: StrategyQueryReport?
 
     public init() {}
 
@@ -34,27 +54,39 @@ public enum Reconciler {
     /// refreshStrategy(): re-query every answer and apply only the differences (STR-5).
     public static func refresh(_ view: inout StageView, strategy: some StrategyAnswers) -> ReconcilePlan {
         var plan = ReconcilePlan()
+        var report = StrategyQueryReport(canPublish: view.local.info.capabilities.canPublish)
         let canSubscribe = view.local.info.capabilities.canSubscribe
         for index in view.remotes.indices {
             let answer = strategy.shouldSubscribe(to: view[index: index].info)
             if answer != view[index: index].answer {
                 view[index: index].answer = answer
+                report.changedSubscribeAnswers.append(view[index: index].info.participantId)
                 reconcileRemote(&view, at: index, canSubscribe: canSubscribe, into: &plan)
             }
         }
-        refreshPublishAnswers(&view, strategy: strategy)
+        refreshPublishAnswers(&view, strategy: strategy, report: &report)
         reconcileLocal(&view, into: &plan)
+        plan.report = report
         return plan
     }
 
     /// Asks shouldPublish and streamsToPublish, only for a connected local participant whose
     /// token allows publishing (STR-3).
-    public static func refreshPublishAnswers(_ view: inout StageView, strategy: some StrategyAnswers) {
+    public static func refreshPublishAnswers(
+        _ view: inout StageView, strategy: some StrategyAnswers, report: inout StrategyQueryReport
+    ) {
         guard view.local.connectionState == .connected, view.local.info.capabilities.canPublish else { return }
-        view.local.wantsToPublish = strategy.shouldPublish(view.local.info)
-        if view.local.wantsToPublish {
-            let streams = strategy.streamsToPublish(for: view.local.info)
-            if streams != view.local.streams { view.local.streams = streams }
+        report.askedShouldPublish = true
+        let wantsToPublish = strategy.shouldPublish(view.local.info)
+        if wantsToPublish != view.local.wantsToPublish {
+            view.local.wantsToPublish = wantsToPublish
+            report.publishAnswersChanged = true
+        }
+        guard wantsToPublish else { return }
+        let streams = strategy.streamsToPublish(for: view.local.info)
+        if streams != view.local.streams {
+            view.local.streams = streams
+            report.publishAnswersChanged = true
         }
     }
 
@@ -113,19 +145,81 @@ public enum Reconciler {
         return plan
     }
 
-    /// Brings the local publish state to the strategy's answer (STR-3, STR-4, TOK-7).
+    /// Brings the local publish state to the strategy's answer (STR-3, STR-4, TOK-7): publish,
+    /// unpublish, republish when the set of stream kinds changed, or apply the mute state of
+    /// streams whose mute differs from what is published (LST-1, LST-2).
     public static func reconcileLocal(_ view: inout StageView, into plan: inout ReconcilePlan) {
         let info = view.local.info
         let target = view.local.publishTarget
         if target && !view.local.isPublishingOrAttempting {
             plan.commands.append(.publish(view.local.streams))
+            view.local.publishedStreams = view.local.streams
             view.local.publishState = .attemptingPublish
             plan.events.append(.publishStateChanged(info, .attemptingPublish, nil))
         } else if !target && view.local.isPublishingOrAttempting {
             plan.commands.append(.unpublish)
+            view.local.publishedStreams = []
             view.local.publishState = .notPublished
             plan.events.append(.publishStateChanged(info, .notPublished, nil))
+        } else if target && view.local.streams != view.local.publishedStreams {
+            updatePublishedStreams(&view, into: &plan)
         }
+    }
+
+    private static func updatePublishedStreams(_ view: inout StageView, into plan: inout ReconcilePlan) {
+        let wanted = view.local.streams
+        let published = view.local.publishedStreams
+        if wanted.map(\.kind) != published.map(\.kind) {
+            plan.commands.append(.publish(wanted))
+        } else {
+            for (new, old) in zip(wanted, published) where new.isMuted != old.isMuted {
+                plan.commands.append(.applyMute(new))
+            }
+        }
+        view.local.publishedStreams = wanted
+    }
+
+    /// setMuted on the local stream of `kind` (LST-1): the stream the strategy returned, and the
+    /// published one if it is that same instance, change at once.
+    public static func setLocalMute(_ view: inout StageView, kind: MediaKind, muted: Bool) -> ReconcilePlan {
+        var plan = ReconcilePlan()
+        for index in view.local.streams.indices where view.local.streams[index].kind == kind {
+            view.local.streams[index].isMuted = muted
+        }
+        if view.local.isPublishingOrAttempting { reconcileLocal(&view, into: &plan) }
+        return plan
+    }
+
+    /// A remote publisher's streams changed while it publishes: a mute change is reported with
+    /// didChangeMutedStreams for the streams renderers have (RND-6); a kind no longer published
+    /// is removed; a newly published kind the subscription allows is asked for again.
+    public static func remoteStreamsChanged(_ view: inout StageView, participantId: String, streams: [StageStream]) -> ReconcilePlan {
+        var plan = ReconcilePlan()
+        guard let index = view.index(of: participantId) else { return plan }
+        var remote = view[index: index]
+        remote.publishedStreams = streams
+        let gone = remote.addedStreams.filter { added in !streams.contains { $0.kind == added.kind } }
+        if !gone.isEmpty {
+            remote.addedStreams.removeAll { added in gone.contains { $0.kind == added.kind } }
+            plan.events.append(.didRemoveStreams(remote.info, gone))
+        }
+        var muteChanged: [StageStream] = []
+        for position in remote.addedStreams.indices {
+            if let current = streams.first(where: { $0.kind == remote.addedStreams[position].kind }),
+               current.isMuted != remote.addedStreams[position].isMuted {
+                remote.addedStreams[position].isMuted = current.isMuted
+                muteChanged.append(current)
+            }
+        }
+        if !muteChanged.isEmpty { plan.events.append(.didChangeMutedStreams(remote.info, muteChanged)) }
+        let missing = streams.contains { stream in
+            remote.requested.allows(stream.kind) && !remote.addedStreams.contains { $0.kind == stream.kind }
+        }
+        if missing && remote.subscribeState == .subscribed {
+            plan.commands.append(.subscribe(participantId: participantId, remote.requested))
+        }
+        view[index: index] = remote
+        return plan
     }
 
     /// A remote stopped publishing or left: every added stream is removed and the subscription
@@ -152,6 +246,7 @@ public enum Reconciler {
         view.removeAllRemotes()
         if view.local.isPublishingOrAttempting {
             view.local.publishState = .notPublished
+            view.local.publishedStreams = []
             plan.commands.append(.unpublish)
             plan.events.append(.publishStateChanged(view.local.info, .notPublished, nil))
         }

@@ -40,8 +40,10 @@ public struct LocalParticipant: Hashable, Sendable {
     public var publishState: PublishState
     /// The strategy's last shouldPublish answer (STR-3), false until asked.
     public var wantsToPublish: Bool
-    /// The streams the strategy returned last (STR-4); what is published while published.
+    /// The streams the strategy returned last (STR-4), with their current mute state.
     public var streams: [LocalStream]
+    /// The streams as the stage service last heard of them (kinds and mute states).
+    public var publishedStreams: [LocalStream]
 
     public init(info: ParticipantInfo) {
         self.info = info
@@ -49,6 +51,7 @@ public struct LocalParticipant: Hashable, Sendable {
         self.publishState = .notPublished
         self.wantsToPublish = false
         self.streams = []
+        self.publishedStreams = []
     }
 
     /// Whether the SDK should be publishing (or trying to) now.

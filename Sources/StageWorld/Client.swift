@@ -23,9 +23,12 @@ public struct Client: Hashable, Sendable {
     public struct Output: Sendable {
         public var events: [RendererEvent] = []
         public var messages: [WireMessage] = []
+        /// The strategy questions asked while handling the input, when it asked any.
+        public var report: StrategyQueryReport?
 
         mutating func apply(_ plan: ReconcilePlan, view: StageView) {
             events += plan.events
+            if let planReport = plan.report { report = planReport }
             for command in plan.commands { messages += Client.messages(for: command, view: view) }
         }
     }
@@ -42,7 +45,20 @@ public struct Client: Hashable, Sendable {
         case .setStrategy(let spec):
             self.strategy = spec
             return Output()
+        case .setMuted(let kind, let muted):
+            return setMuted(kind, muted)
         }
+    }
+
+    /// LST-1: the declared stream object changes whether or not the strategy has returned it;
+    /// if it is being published, the stage hears the new state at once.
+    private mutating func setMuted(_ kind: MediaKind, _ muted: Bool) -> Output {
+        for index in strategy.streams.indices where strategy.streams[index].kind == kind {
+            strategy.streams[index].isMuted = muted
+        }
+        var output = Output()
+        output.apply(Reconciler.setLocalMute(&view, kind: kind, muted: muted), view: view)
+        return output
     }
 
     private mutating func join() -> Output {
@@ -92,6 +108,7 @@ public struct Client: Hashable, Sendable {
             output.events.append(.publishStateChanged(view.local.info, .published, nil))
         case .publishRejected(let error) where view.local.publishState == .attemptingPublish:
             view.local.publishState = .errored
+            view.local.publishedStreams = []
             output.events.append(.publishStateChanged(view.local.info, .errored, error))
         case .participantJoined(let info):
             remoteJoined(info, strategy: strategy)
@@ -119,9 +136,11 @@ public struct Client: Hashable, Sendable {
             remoteJoined(snapshot.info, strategy: strategy)
             if !snapshot.streams.isEmpty { remotePublished(snapshot, strategy: strategy, into: &output) }
         }
-        Reconciler.refreshPublishAnswers(&view, strategy: strategy)
         var plan = ReconcilePlan()
+        var report = StrategyQueryReport(canPublish: view.local.info.capabilities.canPublish)
+        Reconciler.refreshPublishAnswers(&view, strategy: strategy, report: &report)
         Reconciler.reconcileLocal(&view, into: &plan)
+        plan.report = report
         output.apply(plan, view: view)
         return output
     }
@@ -143,11 +162,13 @@ public struct Client: Hashable, Sendable {
         let index = view.index(of: snapshot.info.participantId)
             ?? view.upsert(RemoteParticipant(info: snapshot.info, answer: strategy.shouldSubscribe(to: snapshot.info)))
         view[index: index].info = snapshot.info
-        view[index: index].publishedStreams = snapshot.streams
-        if !view[index: index].announced {
-            view[index: index].announced = true
-            output.events.append(.participantDidJoin(snapshot.info))
+        if view[index: index].announced {
+            output.apply(Reconciler.remoteStreamsChanged(&view, participantId: snapshot.info.participantId, streams: snapshot.streams), view: view)
+            return
         }
+        view[index: index].publishedStreams = snapshot.streams
+        view[index: index].announced = true
+        output.events.append(.participantDidJoin(snapshot.info))
         var plan = ReconcilePlan()
         Reconciler.reconcileRemote(&view, at: index, canSubscribe: view.local.info.capabilities.canSubscribe, into: &plan)
         output.apply(plan, view: view)
@@ -164,7 +185,7 @@ public struct Client: Hashable, Sendable {
             let id = view.local.info.participantId
             return [.publish(streams.map { StageStream(participantId: id, kind: $0.kind, isMuted: $0.isMuted) })]
         case .unpublish: return [.unpublish]
-        case .applyMute: return []
+        case .applyMute(let stream): return [.mute(stream.kind, stream.isMuted)]
         }
     }
 }

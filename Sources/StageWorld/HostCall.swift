@@ -8,6 +8,8 @@ public enum HostCall: Hashable, Sendable {
     /// Replaces the strategy's answers; like changing the variables a real strategy reads, it
     /// takes effect at the next refreshStrategy (or when the SDK next asks).
     case setStrategy(StrategySpec)
+    /// LocalStageStream.setMuted on the local stream of this kind (LST-1).
+    case setMuted(MediaKind, Bool)
 
     public var summary: String {
         switch self {
@@ -15,6 +17,7 @@ public enum HostCall: Hashable, Sendable {
         case .leave: "leave()"
         case .refreshStrategy: "refreshStrategy()"
         case .setStrategy(let spec): "setStrategy(\(TraceText.strategy(spec)))"
+        case .setMuted(let kind, let muted): "setMuted(\(kind.rawValue), \(muted))"
         }
     }
 }

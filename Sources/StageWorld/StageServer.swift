@@ -40,6 +40,7 @@ public struct StageServer: Hashable, Sendable {
         case .join(let claims): return join(claims, clientIndex: clientIndex, now: now)
         case .publish(let streams): return publish(streams, clientIndex: clientIndex)
         case .unpublish: return unpublish(clientIndex: clientIndex)
+        case .mute(let kind, let muted): return mute(kind, muted, clientIndex: clientIndex)
         case .subscribe(let publisherId, _): return subscribe(to: publisherId, clientIndex: clientIndex)
         case .unsubscribe: return []
         case .leave: return leave(clientIndex: clientIndex)
@@ -94,6 +95,15 @@ public struct StageServer: Hashable, Sendable {
               !participants[index].publishedStreams.isEmpty else { return [] }
         participants[index].publishedStreams = []
         return broadcast(.participantUnpublished(participantId: participants[index].info.participantId), except: clientIndex)
+    }
+
+    /// A publisher muted or unmuted a stream: everyone else hears the new stream states (RND-6).
+    private mutating func mute(_ kind: MediaKind, _ muted: Bool, clientIndex: Int) -> [Outgoing] {
+        guard let index = participants.firstIndex(where: { $0.clientIndex == clientIndex }),
+              let stream = participants[index].publishedStreams.firstIndex(where: { $0.kind == kind }) else { return [] }
+        participants[index].publishedStreams[stream].isMuted = muted
+        let snapshot = PublisherSnapshot(info: participants[index].info, streams: participants[index].publishedStreams)
+        return broadcast(.participantPublished(snapshot), except: clientIndex)
     }
 
     private func subscribe(to publisherId: String, clientIndex: Int) -> [Outgoing] {

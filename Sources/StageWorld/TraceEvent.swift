@@ -15,6 +15,8 @@ public struct TraceEvent: Hashable, Sendable {
         case renderer(RendererEvent)
         case delivered(WireMessage)
         case lost(WireMessage)
+        /// The SDK asked the strategy (STR-3, STR-5 evidence).
+        case strategyQueried(StrategyQueryReport)
     }
 
     public init(time: VirtualTime, observer: String, kind: Kind) {
@@ -35,6 +37,7 @@ public struct TraceEvent: Hashable, Sendable {
         case .renderer: "renderer"
         case .delivered: "delivered"
         case .lost: "lost"
+        case .strategyQueried: "strategy"
         }
     }
 
@@ -45,6 +48,7 @@ public struct TraceEvent: Hashable, Sendable {
         case .renderer(let event): TraceText.event(event)
         case .delivered(let message): "<- \(message.summary)"
         case .lost(let message): "lost \(message.summary)"
+        case .strategyQueried(let report): TraceText.report(report)
         }
     }
 
@@ -78,6 +82,11 @@ public enum TraceText {
         }
         return "publish=\(spec.publish) streams=\(spec.streams.map(\.description)) subscribe=\(spec.subscribe.rawValue)"
             + (rules.isEmpty ? "" : " rules=\(rules)")
+    }
+
+    public static func report(_ report: StrategyQueryReport) -> String {
+        "asked shouldSubscribe\(report.askedShouldPublish ? "+shouldPublish" : "") canPublish=\(report.canPublish)"
+            + " changed=\(report.changedSubscribeAnswers)\(report.publishAnswersChanged ? "+publish" : "")"
     }
 
     public static func event(_ event: RendererEvent) -> String {

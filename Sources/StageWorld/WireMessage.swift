@@ -19,6 +19,7 @@ public enum WireMessage: Hashable, Sendable {
     case join(TokenClaims)
     case publish([StageStream])
     case unpublish
+    case mute(MediaKind, Bool)
     case subscribe(publisherId: String, SubscribeType)
     case unsubscribe(publisherId: String)
     case leave
@@ -39,6 +40,7 @@ public enum WireMessage: Hashable, Sendable {
         case .join(let claims): "join(\(claims.participantId) topic=\(claims.topic) exp=\(claims.expiresAtSeconds))"
         case .publish(let streams): "publish\(TraceText.streams(streams))"
         case .unpublish: "unpublish"
+        case .mute(let kind, let muted): "mute(\(kind.rawValue), \(muted))"
         case .subscribe(let id, let type): "subscribe(\(id), \(type.rawValue))"
         case .unsubscribe(let id): "unsubscribe(\(id))"
         case .leave: "leave"

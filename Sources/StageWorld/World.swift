@@ -94,7 +94,8 @@ public struct World: Hashable, Sendable {
             send(Envelope(from: .client(clientIndex), to: .server, message: message))
         }
         let name = clients[clientIndex].name
-        return output.events.map { TraceEvent(time: now, observer: name, kind: .renderer($0)) }
+        let report = output.report.map { [TraceEvent(time: now, observer: name, kind: .strategyQueried($0))] } ?? []
+        return report + output.events.map { TraceEvent(time: now, observer: name, kind: .renderer($0)) }
     }
 
     private mutating func send(_ envelope: Envelope) {
