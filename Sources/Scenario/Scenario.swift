@@ -9,6 +9,7 @@ public struct ParticipantSpec: Hashable, Sendable {
     public var token: TokenClaims
     public var link: LinkConditions?
     public var strategy: StrategySpec
+    public var video: VideoConfiguration
 }
 
 /// A host call the script makes at a virtual time; `line` points back into the file.
@@ -91,7 +92,7 @@ public struct Scenario: Hashable, Sendable {
 
     /// The world this scenario starts from, with every host call scheduled.
     public func makeWorld(seed: UInt64) -> World {
-        let clients = participants.map { Client(sdk: $0.sdk, token: $0.token, strategy: $0.strategy) }
+        let clients = participants.map { Client(sdk: $0.sdk, token: $0.token, strategy: $0.strategy, video: $0.video) }
         var links: [String: LinkConditions] = [:]
         for participant in participants { links[participant.name] = participant.link }
         var world = World(stageId: stageId, clients: clients, links: links, defaultLink: network, seed: seed)

@@ -18,6 +18,7 @@ extension ScenarioLoader {
         let topic = try map.optional("tokenTopic")?.string("tokenTopic") ?? stageId
         let link = try map.optional("network").map { try self.link($0, base: network) }
         let strategy = try map.optional("strategy").map { try self.strategy($0, base: StrategySpec()) } ?? StrategySpec()
+        let video = try map.optional("video").map(videoConfiguration) ?? VideoConfiguration()
         try map.finish("a participant")
         let token = TokenClaims(
             topic: topic, resource: "arn:stagesim:stage/\(stageId)", participantId: name,
@@ -25,7 +26,41 @@ extension ScenarioLoader {
             attributes: attributes, capabilities: capabilities, userId: userId,
             issuedAtSeconds: 0, expiresAtSeconds: expiry.nanoseconds / 1_000_000_000
         )
-        return ParticipantSpec(name: name, sdk: sdk, token: token, link: link, strategy: strategy)
+        return ParticipantSpec(name: name, sdk: sdk, token: token, link: link, strategy: strategy, video: video)
+    }
+
+    /// `video: {maxBitrate: 900000, minBitrate: 100000, framerate: 30, width: 360, height: 640,
+    /// simulcast: true, degradation: balanced}`: each value goes through the SDK's validating
+    /// setter, and a refusal is reported at the value (LST-3).
+    private static func videoConfiguration(_ node: YAMLNode) throws -> VideoConfiguration {
+        var map = try node.mapping("video")
+        var video = VideoConfiguration()
+        func apply(_ key: String, _ set: (inout VideoConfiguration, Int) throws -> Void) throws {
+            guard let value = map.optional(key) else { return }
+            do {
+                try set(&video, try value.int(key, range: Int.min...Int.max))
+            } catch let error as VideoConfigurationError {
+                throw value.error("video \(error)")
+            }
+        }
+        try apply("maxBitrate") { try $0.setMaxBitrate($1) }
+        try apply("minBitrate") { try $0.setMinBitrate($1) }
+        try apply("framerate") { try $0.setTargetFramerate($1) }
+        let width = try map.optional("width")?.int("width", range: 1...100_000)
+        let heightNode = map.optional("height")
+        if let width, let heightNode {
+            do {
+                try video.setSize(widthPixels: width, heightPixels: try heightNode.int("height", range: 1...100_000))
+            } catch let error as VideoConfigurationError {
+                throw heightNode.error("video \(error)")
+            }
+        } else if width != nil || heightNode != nil {
+            throw node.error("video size needs both 'width' and 'height'")
+        }
+        if let value = map.optional("simulcast") { video.simulcastEnabled = try value.bool("simulcast") }
+        if let value = map.optional("degradation") { video.degradationPreference = try value.oneOf("degradation", DegradationPreference.self) }
+        try map.finish("video")
+        return video
     }
 
     private static func sdkKind(_ node: YAMLNode) throws -> SDKKind {

@@ -89,6 +89,7 @@ public enum ScenarioLoader {
         if let value = map.optional("jitter") { conditions.jitterMax = try duration(value, "jitter") }
         if let value = map.optional("loss") { conditions.lossProbability = try value.probability("loss") }
         if let value = map.optional("retransmit") { conditions.retransmissionTimeout = try duration(value, "retransmit") }
+        if let value = map.optional("downlinkKbps") { conditions.downlinkBitsPerSecond = try value.int("downlinkKbps", range: 1...10_000_000) * 1000 }
         if conditions.lossProbability >= 1 { throw node.error("loss must be below 1: a link that loses every transmission never delivers") }
         try map.finish("network")
         return conditions

@@ -8,13 +8,16 @@ public struct Client: Hashable, Sendable {
     public var sdk: SDKKind
     public var token: TokenClaims
     public var strategy: StrategySpec
+    /// The configuration of the video this client publishes (LST-3, LST-4).
+    public var video: VideoConfiguration
     public var view: StageView
 
-    public init(sdk: SDKKind, token: TokenClaims, strategy: StrategySpec) {
+    public init(sdk: SDKKind, token: TokenClaims, strategy: StrategySpec, video: VideoConfiguration = VideoConfiguration()) {
         self.name = token.participantId
         self.sdk = sdk
         self.token = token
         self.strategy = strategy
+        self.video = video
         self.view = StageView(local: token.participantInfo(isLocal: true))
     }
 

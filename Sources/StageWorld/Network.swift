@@ -14,15 +14,19 @@ public struct LinkConditions: Hashable, Sendable {
     public var lossProbability: Double
     /// How long the sender waits before sending a lost transmission again.
     public var retransmissionTimeout: VirtualDuration
+    /// Media capacity of the link towards the client; decides the simulcast layer (LST-4).
+    public var downlinkBitsPerSecond: Int
 
     public init(
         latencyMean: VirtualDuration = .milliseconds(20), jitterMax: VirtualDuration = .zero,
-        lossProbability: Double = 0, retransmissionTimeout: VirtualDuration = .milliseconds(200)
+        lossProbability: Double = 0, retransmissionTimeout: VirtualDuration = .milliseconds(200),
+        downlinkBitsPerSecond: Int = 10_000_000
     ) {
         self.latencyMean = latencyMean
         self.jitterMax = jitterMax
         self.lossProbability = lossProbability
         self.retransmissionTimeout = retransmissionTimeout
+        self.downlinkBitsPerSecond = downlinkBitsPerSecond
     }
 }
 

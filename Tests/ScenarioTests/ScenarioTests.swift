@@ -74,7 +74,7 @@ struct LoaderErrorTests {
     @Test("unknown keys are reported at the key")
     func unknownKey() {
         let found = error(minimal.replacingOccurrences(of: "  - name: alice", with: "  - name: alice\n    colour: red"))
-        #expect(found?.description == "bad.yaml:4:5: unknown key 'colour' in a participant; allowed: attributes, capabilities, name, network, sdk, strategy, tokenExpiresAt, tokenTopic, userId")
+        #expect(found?.description == "bad.yaml:4:5: unknown key 'colour' in a participant; allowed: attributes, capabilities, name, network, sdk, strategy, tokenExpiresAt, tokenTopic, userId, video")
     }
 
     @Test("unknown participant names are reported at the name")
@@ -92,5 +92,38 @@ struct LoaderErrorTests {
         #expect(error(minimal + "network: {loss: 2}\n")?.message == "loss must be a probability from 0 to 1")
         #expect(error(minimal + "expect:\n  - {event: didExplode}\n")?.message.hasPrefix("unknown event 'didExplode'") == true)
         #expect(error(minimal.replacingOccurrences(of: "call: join", with: "call: dance"))?.column == 40)
+    }
+}
+
+@Suite("Media: simulcast layers and RTC stats (LST-4, LST-5)")
+struct MediaScenarioTests {
+    @Test("the constrained downlink receives the low layer, stats come from the links")
+    func layersAndStats() throws {
+        let run = ScenarioRunner.run(try ScenarioLoader.load(path: packageRoot + "/Scenarios/lst-4-simulcast-layers.yaml"))
+        let world = run.finalWorld
+        let fiber = try #require(world.rtcStats(observer: "fiber", participant: "presenter", kind: .video)?["inbound-rtp-video"])
+        let mobile = try #require(world.rtcStats(observer: "mobile", participant: "presenter", kind: .video)?["inbound-rtp-video"])
+        let single = try #require(world.rtcStats(observer: "mobile", participant: "single", kind: .video)?["inbound-rtp-video"])
+        #expect(fiber["layer"] == "high")
+        #expect(fiber["frameHeight"] == "1280")
+        #expect(fiber["framesPerSecond"] == "24")
+        #expect(mobile["layer"] == "low")
+        #expect(mobile["frameHeight"] == "640")
+        #expect(single["layer"] == "high")
+        #expect(fiber["roundTripTimeMs"] == "60.0")
+        #expect(mobile["roundTripTimeMs"] == "160.0")
+        #expect(Double(mobile["packetsLostRatio"] ?? "") ?? 0 > 0.04)
+        #expect(fiber["packetsLostRatio"] == "0.0")
+        let audio = try #require(world.rtcStats(observer: "fiber", participant: "presenter", kind: .audio)?["inbound-rtp-audio"])
+        #expect(audio["peakDb"] != nil && audio["rmsDb"] != nil)
+        #expect(world.rtcStats(observer: "fiber", participant: "nobody", kind: .video) == nil)
+    }
+
+    @Test("an invalid video setting is reported at its value")
+    func invalidVideo() {
+        let text = "name: x\nparticipants:\n  - name: a\n    video: {framerate: 90}\n"
+        #expect(throws: ScenarioError(file: "v.yaml", line: 4, column: 24, message: "video targetFramerate: 90 fps is outside 10...30 fps")) {
+            try ScenarioLoader.parse(text, path: "v.yaml")
+        }
     }
 }

@@ -135,3 +135,32 @@ struct MonitorTests {
         #expect(monitors.violations.map(\.message).contains("b left with [\"audio\"] never removed"))
     }
 }
+
+@Suite("Strategy monitors")
+struct StrategyMonitorTests {
+    func observe(_ kinds: [TraceEvent.Kind], observer: String = "a") -> [Violation] {
+        var monitors = MonitorSet([PublishCapabilityMonitor(), SilentRefreshMonitor()])
+        monitors.observe(kinds.map { TraceEvent(time: .zero, observer: observer, kind: $0) }, world: twoClientWorld())
+        return monitors.violations
+    }
+
+    @Test("STR-3: asking shouldPublish without the capability is a violation")
+    func publishWithoutCapability() {
+        var report = StrategyQueryReport(canPublish: false)
+        report.askedShouldPublish = true
+        #expect(observe([.strategyQueried(report)]).map(\.invariant) == ["publish-asked-only-with-capability"])
+        #expect(observe([.strategyQueried(StrategyQueryReport(canPublish: false))]).isEmpty)
+    }
+
+    @Test("STR-5: an unchanged refresh followed by a renderer event is a violation; a changed one is not")
+    func silentRefresh() {
+        let info = ParticipantInfo(participantId: "b")
+        let event = TraceEvent.Kind.renderer(.didRemoveStreams(info, [StageStream(participantId: "b", kind: .video)]))
+        let unchanged = StrategyQueryReport(canPublish: true)
+        var changed = unchanged
+        changed.changedSubscribeAnswers = ["b"]
+        #expect(observe([.hostCall(.refreshStrategy), .strategyQueried(unchanged), event]).map(\.invariant) == ["unchanged-refresh-is-silent"])
+        #expect(observe([.hostCall(.refreshStrategy), .strategyQueried(changed), event]).isEmpty)
+        #expect(observe([.hostCall(.join), .strategyQueried(unchanged), event]).isEmpty)
+    }
+}
