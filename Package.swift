@@ -8,11 +8,13 @@ let package = Package(
         .executable(name: "stagesim", targets: ["stagesim"]),
         .library(name: "StageCore", targets: ["StageCore"]),
         .library(name: "StageWorld", targets: ["StageWorld"]),
+        .library(name: "StageSDK", targets: ["StageSDK"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.29.0", traits: ["MallocInterposer"]),
     ],
     targets: [
         .systemLibrary(
@@ -39,6 +41,7 @@ let package = Package(
             name: "Scenario",
             dependencies: ["StageCore", "Simulation", "StageWorld", "Checking", "Yams"]
         ),
+        .target(name: "StageSDK", dependencies: ["StageCore", "StageWorld", "Simulation", "Checking"]),
         .executableTarget(
             name: "stagesim",
             dependencies: [
@@ -46,11 +49,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "ReconcilerBenchmarks",
+            dependencies: ["StageCore", .product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/ReconcilerBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         .testTarget(name: "StageCoreTests", dependencies: ["StageCore"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "StageWorldTests", dependencies: ["StageWorld", "Checking"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
         .testTarget(name: "StageSimCLITests", dependencies: ["stagesim"]),
+        .testTarget(name: "StageSDKTests", dependencies: ["StageSDK", "StageCore", "StageWorld", "Simulation"]),
     ],
     swiftLanguageModes: [.v6]
 )

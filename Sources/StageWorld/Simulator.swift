@@ -22,12 +22,27 @@ public struct Simulator: Sendable {
     }
 
     /// Runs until nothing is pending at or before `end`; `observe` sees each action's events
-    /// with the world after it.
-    public mutating func run(until end: VirtualTime, observe: (Action, [TraceEvent], World) -> Void) {
+    /// with the world after it. `host` supplies Swift-API strategy objects (`World.apply`).
+    public mutating func run(
+        until end: VirtualTime, host: (any HostStrategies)? = nil, observe: (Action, [TraceEvent], World) -> Void
+    ) {
         while let action = nextAction(until: end) {
-            let events = world.apply(action)
+            let events = world.apply(action, host: host)
             observe(action, events, world)
         }
+    }
+
+    /// One step of `run`: takes the next action by time, applies it and returns it with its
+    /// events; nil when nothing is pending at or before `end`. Lets a driver call back into
+    /// host code between steps (the Swift API's renderers may schedule host calls).
+    public mutating func step(until end: VirtualTime, host: (any HostStrategies)? = nil) -> (action: Action, events: [TraceEvent])? {
+        guard let action = nextAction(until: end) else { return nil }
+        return (action, world.apply(action, host: host))
+    }
+
+    /// Schedules a host call at a virtual time (no earlier than the world's clock).
+    public mutating func scheduleHostCall(_ call: HostCall, clientIndex: Int, at time: VirtualTime) {
+        world.scheduleHostCall(call, clientIndex: clientIndex, at: max(time, world.now))
     }
 }
 

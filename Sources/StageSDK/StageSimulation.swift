@@ -1,0 +1,216 @@
+import Checking
+import Simulation
+import StageCore
+import StageWorld
+
+/// A mistake in how a `StageSimulation` is driven (adding stages, STG-1 `join()`); the model
+/// itself never throws: stage errors reach renderers and the error delegate (STG-2).
+public enum StageSimulationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Stages can be added only before the first `run`: every client exists from the start.
+    case addedAfterStart(participantId: String)
+    /// Two stages with one participant id (each stage is one client, named by its `jti`).
+    case duplicateParticipant(participantId: String)
+    /// The stage already belongs to another simulation.
+    case stageInAnotherSimulation(participantId: String)
+    /// `join()` on a stage never added to a simulation.
+    case stageNotAdded(participantId: String)
+    /// `run` called from inside a strategy or renderer callback of a running simulation.
+    case runInProgress
+
+    public var description: String {
+        switch self {
+        case .addedAfterStart(let id): "stage \(id) added after the simulation started running; add every stage before the first run"
+        case .duplicateParticipant(let id): "a stage for participant \(id) is already in this simulation"
+        case .stageInAnotherSimulation(let id): "stage \(id) already belongs to another simulation"
+        case .stageNotAdded(let id): "stage \(id) is not in a simulation; call simulation.add(stage) first"
+        case .runInProgress: "run(for:) called from a callback while the simulation is running"
+        }
+    }
+}
+
+/// The driver that runs `Stage` objects in a seeded, deterministic simulation of one stage
+/// (STG-1, STR-1..5, RND-1..6, NET-1): the Swift API's counterpart of the scenario runner.
+///
+/// It owns the `World` value (built from every added stage, clients sorted by name), a
+/// `Simulator` with the seeded loss draws, the `Trace`, and the invariant monitors
+/// (`MonitorSet`), which watch every step. Strategy objects answer during steps through
+/// `World.apply(_:host:)`; after each step the step's renderer events go to that client's
+/// stage's renderers, in trace order.
+///
+/// Usage: create the simulation, create stages with `Stage(token:strategy:)`, `add` them all,
+/// call `join()` and friends, then `run(for:)` to advance virtual time. Host calls made between
+/// runs happen at `now`; those made from a callback happen at that event's virtual time.
+///
+/// Not thread-safe, like swift-nio's `EmbeddedEventLoop`: use one simulation, its stages,
+/// strategies and renderers from one thread (or task) at a time.
+public final class StageSimulation {
+    /// The run's seed: the same seed and the same calls give the same trace, byte for byte (NET-1).
+    public let seed: UInt64
+    /// The stage id every token's `topic` must name (TOK-1).
+    public let stageId: String
+    /// The default link conditions between a client and the stage service (NET-2).
+    public let network: LinkConditions
+    /// The simulation's virtual clock: the end of the last `run`, or the current event's time
+    /// while a run delivers callbacks.
+    public private(set) var now: VirtualTime = .zero
+    /// The world as of the last step (before the first run: the world that will start).
+    public private(set) var world: World
+    /// Every event so far, in order (host calls, deliveries, losses, renderer events).
+    public private(set) var trace = Trace()
+    /// The added stages, sorted by participant id (the world's client order).
+    public private(set) var stages: [Stage] = []
+
+    private var stagesByName: [String: Stage] = [:]
+    private var links: [String: LinkConditions] = [:]
+    private var simulator: Simulator?
+    private var host: StrategyHost?
+    private var monitors = MonitorSet()
+    private let numbering = LocalStreamNumbering()
+    /// Host calls made before the first run, replayed whenever the world is rebuilt.
+    private var callsBeforeStart: [(participantId: String, call: HostCall)] = []
+    /// Host calls made from a callback during a run, scheduled once the current step is done.
+    private var callsDuringRun: [(clientIndex: Int, call: HostCall)] = []
+    private var isRunning = false
+
+    public init(seed: UInt64, stageId: String = "stage", network: LinkConditions = LinkConditions()) {
+        self.seed = seed
+        self.stageId = stageId
+        self.network = network
+        self.world = World(stageId: stageId, clients: [], links: [:], defaultLink: network, seed: seed)
+    }
+
+    /// Whether the first `run` has begun; stages can be added only before it. (A stored flag:
+    /// strategies may read it during a step, while the simulator is being mutated.)
+    public private(set) var hasStarted = false
+
+    /// XXH3-64 of the trace's canonical JSON lines (`Trace.hash`).
+    public var traceHash: UInt64 { trace.hash }
+
+    /// Every invariant violation so far, including the end-of-run checks on the current world.
+    /// A correct model gives none, whatever the strategies answer.
+    public var violations: [Violation] {
+        var finished = monitors
+        finished.finish(world: world)
+        return finished.violations
+    }
+
+    /// A token for this stage (TOK-2), issued now on the virtual clock and valid for `validFor`.
+    public func token(
+        for participantId: String, userId: String = "", attributes: Attributes = [:],
+        capabilities: Capabilities = Capabilities(), validFor: VirtualDuration = .seconds(3600)
+    ) -> TokenClaims {
+        TokenClaims(
+            topic: stageId, resource: "arn:stagesim:stage/\(stageId)", participantId: participantId,
+            whipURL: "https://sim.invalid/whip", eventsURL: "wss://sim.invalid/events",
+            attributes: attributes, capabilities: capabilities, userId: userId,
+            issuedAtSeconds: now.nanoseconds / 1_000_000_000,
+            expiresAtSeconds: (now + validFor).nanoseconds / 1_000_000_000
+        )
+    }
+
+    /// Adds a stage as one client of the world, with its own link or the default `network`.
+    /// Only before the first run; throws `StageSimulationError` otherwise, or for a second stage
+    /// with the same participant id.
+    public func add(_ stage: Stage, link: LinkConditions? = nil) throws {
+        let id = stage.participantId
+        if let owner = stage.simulation {
+            throw owner === self ? StageSimulationError.duplicateParticipant(participantId: id)
+                : StageSimulationError.stageInAnotherSimulation(participantId: id)
+        }
+        guard !hasStarted else { throw StageSimulationError.addedAfterStart(participantId: id) }
+        guard stagesByName[id] == nil else { throw StageSimulationError.duplicateParticipant(participantId: id) }
+        stage.simulation = self
+        stagesByName[id] = stage
+        stages.insert(stage, at: stages.firstIndex { $0.participantId > id } ?? stages.endIndex)
+        links[id] = link
+        world = makeWorld()
+    }
+
+    /// Advances virtual time by `duration`: fires every event due until then, asking strategy
+    /// objects during steps, checking invariants on every step, and calling renderers between
+    /// steps. Throws only when called from a callback of a run in progress.
+    public func run(for duration: VirtualDuration) throws {
+        guard !isRunning else { throw StageSimulationError.runInProgress }
+        isRunning = true
+        defer { isRunning = false }
+        if !hasStarted { start() }
+        let end = now + duration
+        while let step = simulator?.step(until: end, host: host) {
+            if let current = simulator?.world { world = current }
+            now = max(now, world.now)
+            trace.append(contentsOf: step.events)
+            monitors.observe(step.events, world: world)
+            scheduleCallsDuringRun()
+            deliver(step.events)
+            scheduleCallsDuringRun()
+        }
+        now = max(now, end)
+    }
+
+    // MARK: Internals
+
+    /// Schedules a stage's host call: into the world before the first run, into the simulator
+    /// between runs, after the current step during a run.
+    func schedule(_ call: HostCall, for stage: Stage) throws {
+        guard stage.simulation === self, let index = world.clientIndex(named: stage.participantId) else {
+            throw StageSimulationError.stageNotAdded(participantId: stage.participantId)
+        }
+        if isRunning {
+            callsDuringRun.append((index, call))
+        } else if hasStarted {
+            simulator?.scheduleHostCall(call, clientIndex: index, at: now)
+            if let current = simulator?.world { world = current }
+        } else {
+            callsBeforeStart.append((stage.participantId, call))
+            world.scheduleHostCall(call, clientIndex: index, at: now)
+        }
+    }
+
+    private func makeWorld() -> World {
+        let clients = stages.map { stage in
+            // The declared strategy is never asked: the host answers for every client.
+            Client(sdk: stage.sdk, token: stage.token, strategy: StrategySpec())
+        }
+        var next = World(stageId: stageId, clients: clients, links: links, defaultLink: network, seed: seed)
+        for (participantId, call) in callsBeforeStart {
+            if let index = next.clientIndex(named: participantId) { next.scheduleHostCall(call, clientIndex: index, at: .zero) }
+        }
+        return next
+    }
+
+    private func start() {
+        let adapters = world.clients.map { client in
+            stagesByName[client.name].map { StrategyAdapter(stage: $0, numbering: numbering) }
+        }
+        host = StrategyHost(adapters: adapters)
+        simulator = Simulator(world: world, seed: seed)
+        hasStarted = true
+    }
+
+    private func scheduleCallsDuringRun() {
+        guard !callsDuringRun.isEmpty else { return }
+        let calls = callsDuringRun
+        callsDuringRun = []
+        for (index, call) in calls { simulator?.scheduleHostCall(call, clientIndex: index, at: now) }
+        if let current = simulator?.world { world = current }
+    }
+
+    /// Calls the renderers (and error delegate) of the stage each renderer event belongs to.
+    private func deliver(_ events: [TraceEvent]) {
+        for event in events {
+            guard case .renderer(let rendererEvent) = event.kind, let stage = stagesByName[event.observer] else { continue }
+            for renderer in stage.renderers { rendererEvent.deliver(to: renderer, from: stage) }
+            if let error = rendererEvent.delegateError { stage.errorDelegate?.stage(stage, didEmitError: error) }
+            scheduleCallsDuringRun()
+        }
+    }
+}
+
+/// The world's `HostStrategies`: one strategy adapter per client index.
+struct StrategyHost: HostStrategies {
+    let adapters: [StrategyAdapter?]
+
+    func strategy(forClient index: Int) -> (any StrategyAnswers)? {
+        adapters.indices.contains(index) ? adapters[index] : nil
+    }
+}

@@ -1,0 +1,84 @@
+import StageCore
+
+/// The host application's strategy, as the SDK's `IVSStageStrategy` (STR-1, STR-3, STR-4): the
+/// SDK asks it what the stage should look like and applies the answers itself (STR-2, STR-7).
+///
+/// The simulation asks these questions while it steps (when the stage connects, when a remote
+/// participant joins or publishes, and at every `Stage.refreshStrategy()`), so answers must
+/// depend only on the participant and the host's own variables, never on wall-clock time or
+/// randomness, for a run to replay from its seed (NET-1).
+public protocol StageStrategy: AnyObject {
+    /// STR-1: how to subscribe to a remote participant; asked when it joins, and again at each
+    /// refreshStrategy. Attribute-based answers are fine (`participant.attributes["role"]`).
+    func stage(_ stage: Stage, shouldSubscribeToParticipant participant: ParticipantInfo) -> SubscribeType
+    /// STR-3: whether the local participant should publish; asked once connected, and only
+    /// when its token allows publishing.
+    func stage(_ stage: Stage, shouldPublishParticipant participant: ParticipantInfo) -> Bool
+    /// STR-4: the local streams to publish while `shouldPublishParticipant` answers true.
+    func stage(_ stage: Stage, streamsToPublishForParticipant participant: ParticipantInfo) -> [LocalStageStream]
+}
+
+/// A local audio or video track the strategy returns from `streamsToPublishForParticipant`,
+/// as the SDK's `IVSLocalStageStream` (STR-4, LST-1, LST-2).
+///
+/// Each object is one stream instance: the simulation numbers the objects it is given
+/// (1, 2, 3, ... in the order the strategy first returns them, which is deterministic for a
+/// deterministic strategy), so returning a *new* object after `refreshStrategy()` is seen as a
+/// new instance carrying its own mute state (LST-2).
+///
+/// Mute: `setMuted(_:)` may be called before or after the stream is returned (LST-1). For now
+/// the new state reaches the stage at the next `Stage.refreshStrategy()`, through the streams
+/// the strategy returns then; immediate propagation of `setMuted` through the simulated network
+/// is not wired into this API yet.
+public final class LocalStageStream {
+    /// What the stream carries.
+    public let kind: MediaKind
+    /// Whether the stream is muted now (as last set on this object).
+    public private(set) var isMuted: Bool
+
+    public init(kind: MediaKind, isMuted: Bool = false) {
+        self.kind = kind
+        self.isMuted = isMuted
+    }
+
+    /// Mutes or unmutes this stream (LST-1); see the type's note on when the stage hears it.
+    public func setMuted(_ muted: Bool) { isMuted = muted }
+}
+
+/// Numbers `LocalStageStream` objects in first-seen order. It keeps every numbered object
+/// alive, so an object identifier is never reused for a different stream while it lives.
+final class LocalStreamNumbering {
+    private var numbers: [ObjectIdentifier: UInt32] = [:]
+    private var seen: [LocalStageStream] = []
+
+    func number(of stream: LocalStageStream) -> UInt32 {
+        if let number = numbers[ObjectIdentifier(stream)] { return number }
+        seen.append(stream)
+        let number = UInt32(seen.count)
+        numbers[ObjectIdentifier(stream)] = number
+        return number
+    }
+
+    func core(_ stream: LocalStageStream) -> LocalStream {
+        LocalStream(kind: stream.kind, instance: number(of: stream), isMuted: stream.isMuted)
+    }
+}
+
+/// Adapts a user's `StageStrategy` object to the core's `StrategyAnswers`, which the world's
+/// clients ask during a step (`World.apply(_:host:)`).
+struct StrategyAdapter: StrategyAnswers {
+    let stage: Stage
+    let numbering: LocalStreamNumbering
+
+    func shouldSubscribe(to participant: ParticipantInfo) -> SubscribeType {
+        stage.strategy.stage(stage, shouldSubscribeToParticipant: participant)
+    }
+
+    func shouldPublish(_ participant: ParticipantInfo) -> Bool {
+        stage.strategy.stage(stage, shouldPublishParticipant: participant)
+    }
+
+    func streamsToPublish(for participant: ParticipantInfo) -> [LocalStream] {
+        stage.strategy.stage(stage, streamsToPublishForParticipant: participant).map(numbering.core)
+    }
+}
