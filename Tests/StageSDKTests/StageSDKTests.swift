@@ -125,6 +125,18 @@ func addStage(
     return (stage, renderer)
 }
 
+/// alice (with the returned strategy) and bob on one stage, both joined, after 2 s of virtual time.
+func aliceAndBobJoined(seed: UInt64) throws -> (StageSimulation, VideoChatStrategy, (stage: Stage, renderer: RecordingRenderer), (stage: Stage, renderer: RecordingRenderer)) {
+    let simulation = StageSimulation(seed: seed, stageId: "demo")
+    let aliceStrategy = VideoChatStrategy()
+    let alice = try addStage("alice", to: simulation, strategy: aliceStrategy)
+    let bob = try addStage("bob", to: simulation)
+    try alice.stage.join()
+    try bob.stage.join()
+    try simulation.run(for: .seconds(2))
+    return (simulation, aliceStrategy, alice, bob)
+}
+
 @Suite("Stage SDK API in a seeded simulation")
 struct StageSDKTests {
     @Test("video chat: each stage sees every other participant join, then its audio and video (STR-1, RND-2, RND-4)")
@@ -175,13 +187,7 @@ struct StageSDKTests {
 
     @Test("background mode: refreshStrategy stops publishing and keeps remote audio (STR-5, STR-6, STR-8)")
     func backgroundMode() throws {
-        let simulation = StageSimulation(seed: 3, stageId: "demo")
-        let aliceStrategy = VideoChatStrategy()
-        let alice = try addStage("alice", to: simulation, strategy: aliceStrategy)
-        let bob = try addStage("bob", to: simulation)
-        try alice.stage.join()
-        try bob.stage.join()
-        try simulation.run(for: .seconds(2))
+        let (simulation, aliceStrategy, alice, bob) = try aliceAndBobJoined(seed: 3)
         #expect(alice.renderer.shownStreams["bob"] == [.audio, .video])
         let aliceMark = alice.renderer.events.count
         let bobMark = bob.renderer.events.count
@@ -261,13 +267,7 @@ struct StageSDKTests {
 
     @Test("mute reaches remote renderers at refreshStrategy; a new stream instance applies its own mute (LST-1, LST-2, RND-6)")
     func muteThroughRefresh() throws {
-        let simulation = StageSimulation(seed: 9, stageId: "demo")
-        let aliceStrategy = VideoChatStrategy()
-        let alice = try addStage("alice", to: simulation, strategy: aliceStrategy)
-        let bob = try addStage("bob", to: simulation)
-        try alice.stage.join()
-        try bob.stage.join()
-        try simulation.run(for: .seconds(2))
+        let (simulation, aliceStrategy, alice, bob) = try aliceAndBobJoined(seed: 9)
 
         aliceStrategy.microphone.setMuted(true)
         alice.stage.refreshStrategy()
