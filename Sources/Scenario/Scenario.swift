@@ -10,6 +10,7 @@ public struct ParticipantSpec: Hashable, Sendable {
     public var link: LinkConditions?
     public var strategy: StrategySpec
     public var video: VideoConfiguration
+    public var joinRetry: JoinRetryPolicy
 }
 
 /// A host call the script makes at a virtual time; `line` points back into the file.
@@ -92,7 +93,7 @@ public struct Scenario: Hashable, Sendable {
 
     /// The world this scenario starts from, with every host call scheduled.
     public func makeWorld(seed: UInt64) -> World {
-        let clients = participants.map { Client(sdk: $0.sdk, token: $0.token, strategy: $0.strategy, video: $0.video) }
+        let clients = participants.map { Client(sdk: $0.sdk, token: $0.token, strategy: $0.strategy, video: $0.video, joinRetry: $0.joinRetry) }
         var links: [String: LinkConditions] = [:]
         for participant in participants { links[participant.name] = participant.link }
         var world = World(stageId: stageId, clients: clients, links: links, defaultLink: network, seed: seed)

@@ -19,6 +19,7 @@ extension ScenarioLoader {
         let link = try map.optional("network").map { try self.link($0, base: network) }
         let strategy = try map.optional("strategy").map { try self.strategy($0, base: StrategySpec()) } ?? StrategySpec()
         let video = try map.optional("video").map(videoConfiguration) ?? VideoConfiguration()
+        let joinRetry = try map.optional("joinRetry").map(joinRetryPolicy) ?? JoinRetryPolicy()
         try map.finish("a participant")
         let token = TokenClaims(
             topic: topic, resource: "arn:stagesim:stage/\(stageId)", participantId: name,
@@ -26,7 +27,18 @@ extension ScenarioLoader {
             attributes: attributes, capabilities: capabilities, userId: userId,
             issuedAtSeconds: 0, expiresAtSeconds: expiry.nanoseconds / 1_000_000_000
         )
-        return ParticipantSpec(name: name, sdk: sdk, token: token, link: link, strategy: strategy, video: video)
+        return ParticipantSpec(name: name, sdk: sdk, token: token, link: link, strategy: strategy, video: video, joinRetry: joinRetry)
+    }
+
+    /// `joinRetry: {attemptTimeout: 5s, window: 30s}`: how an unanswered join is retried (STG-3).
+    private static func joinRetryPolicy(_ node: YAMLNode) throws -> JoinRetryPolicy {
+        var map = try node.mapping("joinRetry")
+        var policy = JoinRetryPolicy()
+        if let value = map.optional("attemptTimeout") { policy.attemptTimeout = try duration(value, "attemptTimeout") }
+        if let value = map.optional("window") { policy.window = try duration(value, "window") }
+        try map.finish("joinRetry")
+        guard policy.attemptTimeout > .zero else { throw node.error("joinRetry attemptTimeout must be longer than 0s") }
+        return policy
     }
 
     /// `video: {maxBitrate: 900000, minBitrate: 100000, framerate: 30, width: 360, height: 640,

@@ -39,6 +39,10 @@ public struct VirtualDuration: Hashable, Comparable, Sendable, CustomStringConve
     public static func + (lhs: VirtualDuration, rhs: VirtualDuration) -> VirtualDuration {
         VirtualDuration(nanoseconds: lhs.nanoseconds &+ rhs.nanoseconds)
     }
+    /// The difference, or zero when `rhs` is longer (durations are never negative).
+    public static func - (lhs: VirtualDuration, rhs: VirtualDuration) -> VirtualDuration {
+        VirtualDuration(nanoseconds: lhs.nanoseconds >= rhs.nanoseconds ? lhs.nanoseconds - rhs.nanoseconds : 0)
+    }
     public static func * (lhs: VirtualDuration, rhs: UInt64) -> VirtualDuration {
         VirtualDuration(nanoseconds: lhs.nanoseconds &* rhs)
     }

@@ -147,7 +147,8 @@ public enum Reconciler {
 
     /// Brings the local publish state to the strategy's answer (STR-3, STR-4, TOK-7): publish,
     /// unpublish, republish when the set of stream kinds changed, or apply the mute state of
-    /// streams whose mute differs from what is published (LST-1, LST-2).
+    /// streams whose mute differs from what is published (LST-1, LST-2). A publish still being
+    /// attempted when the answer turns to false ends with CANCELED (STG-3).
     public static func reconcileLocal(_ view: inout StageView, into plan: inout ReconcilePlan) {
         let info = view.local.info
         let target = view.local.publishTarget
@@ -157,10 +158,12 @@ public enum Reconciler {
             view.local.publishState = .attemptingPublish
             plan.events.append(.publishStateChanged(info, .attemptingPublish, nil))
         } else if !target && view.local.isPublishingOrAttempting {
+            let canceled = view.local.publishState == .attemptingPublish
+                ? StageError(code: .canceled, category: .publish, isFatal: false) : nil
             plan.commands.append(.unpublish)
             view.local.publishedStreams = []
             view.local.publishState = .notPublished
-            plan.events.append(.publishStateChanged(info, .notPublished, nil))
+            plan.events.append(.publishStateChanged(info, .notPublished, canceled))
         } else if target && view.local.streams != view.local.publishedStreams {
             updatePublishedStreams(&view, into: &plan)
         }

@@ -11,13 +11,21 @@ public struct Client: Hashable, Sendable {
     /// The configuration of the video this client publishes (LST-3, LST-4).
     public var video: VideoConfiguration
     public var view: StageView
+    /// How an unanswered join is retried before FAILED (STG-3).
+    public var joinRetry: JoinRetryPolicy
+    /// The join in progress while connecting, nil otherwise.
+    public private(set) var joinAttempt: JoinAttempt?
 
-    public init(sdk: SDKKind, token: TokenClaims, strategy: StrategySpec, video: VideoConfiguration = VideoConfiguration()) {
+    public init(
+        sdk: SDKKind, token: TokenClaims, strategy: StrategySpec,
+        video: VideoConfiguration = VideoConfiguration(), joinRetry: JoinRetryPolicy = JoinRetryPolicy()
+    ) {
         self.name = token.participantId
         self.sdk = sdk
         self.token = token
         self.strategy = strategy
         self.video = video
+        self.joinRetry = joinRetry
         self.view = StageView(local: token.participantInfo(isLocal: true))
     }
 
@@ -28,6 +36,8 @@ public struct Client: Hashable, Sendable {
         public var messages: [WireMessage] = []
         /// The strategy questions asked while handling the input, when it asked any.
         public var report: StrategyQueryReport?
+        /// Timers to set, each to fire after its delay.
+        public var timers: [(after: VirtualDuration, timer: ClientTimer)] = []
 
         mutating func apply(_ plan: ReconcilePlan, view: StageView) {
             events += plan.events
@@ -40,9 +50,9 @@ public struct Client: Hashable, Sendable {
 
     /// Handles a host call; `strategy` answers the SDK's questions (the declared `self.strategy`
     /// in scenarios, a user's strategy object through the Swift API).
-    public mutating func handle(_ call: HostCall, strategy: some StrategyAnswers) -> Output {
+    public mutating func handle(_ call: HostCall, strategy: some StrategyAnswers, now: VirtualTime) -> Output {
         switch call {
-        case .join: return join()
+        case .join: return join(now: now)
         case .leave: return leave()
         case .refreshStrategy: return refreshStrategy(strategy)
         case .setStrategy(let spec):
@@ -64,12 +74,55 @@ public struct Client: Hashable, Sendable {
         return output
     }
 
-    private mutating func join() -> Output {
+    /// join(): a new join starts attempt 1 of a retry window (STG-3); a join() while one is in
+    /// progress cancels it (CANCELED) and starts a fresh window.
+    private mutating func join(now: VirtualTime) -> Output {
         var output = Output()
-        guard view.local.connectionState == .disconnected || view.local.connectionState == .errored else { return output }
+        switch view.local.connectionState {
+        case .disconnected, .errored:
+            output.events.append(.connectionStateChanged(.connecting, nil))
+        case .connecting:
+            output.events.append(.connectionStateChanged(.connecting, StageError(code: .canceled, category: .join, isFatal: false)))
+        case .connected:
+            return output
+        }
         view.local.connectionState = .connecting
-        output.events.append(.connectionStateChanged(.connecting, nil))
+        let number = (joinAttempt?.number ?? 0) + 1
+        joinAttempt = JoinAttempt(number: number, firstAttemptAt: now)
+        sendJoinAttempt(number, now: now, into: &output)
+        return output
+    }
+
+    private func sendJoinAttempt(_ number: Int, now: VirtualTime, into output: inout Output) {
+        guard let attempt = joinAttempt else { return }
+        let remaining = joinRetry.window - (now - attempt.firstAttemptAt)
         output.messages.append(.join(token))
+        output.timers.append((after: min(joinRetry.attemptTimeout, remaining), timer: .joinAttemptTimeout(attempt: number)))
+    }
+
+    // MARK: Timers
+
+    /// A timer this client set has fired; timers of attempts that already ended change nothing.
+    public mutating func handle(_ timer: ClientTimer, now: VirtualTime) -> Output {
+        switch timer {
+        case .joinAttemptTimeout(let number): return joinAttemptTimedOut(number, now: now)
+        }
+    }
+
+    /// STG-3: an unanswered join is sent again until the retry window is spent; then the SDK
+    /// reports FAILED and tells the service to forget any late join.
+    private mutating func joinAttemptTimedOut(_ number: Int, now: VirtualTime) -> Output {
+        var output = Output()
+        guard view.local.connectionState == .connecting, let attempt = joinAttempt, attempt.number == number else { return output }
+        if now - attempt.firstAttemptAt < joinRetry.window {
+            joinAttempt?.number = number + 1
+            sendJoinAttempt(number + 1, now: now, into: &output)
+            return output
+        }
+        joinAttempt = nil
+        view.local.connectionState = .disconnected
+        output.events.append(.connectionStateChanged(.disconnected, StageError(code: .failed, category: .join, isFatal: true)))
+        output.messages.append(.leave)
         return output
     }
 
@@ -82,6 +135,7 @@ public struct Client: Hashable, Sendable {
             output.events.append(.participantDidLeave(view.local.info))
         }
         view.local.connectionState = .disconnected
+        joinAttempt = nil
         output.events.append(.connectionStateChanged(.disconnected, nil))
         output.messages.append(.leave)
         return output
@@ -133,6 +187,7 @@ public struct Client: Hashable, Sendable {
     private mutating func joinAccepted(_ snapshots: [PublisherSnapshot], strategy: some StrategyAnswers) -> Output {
         var output = Output()
         view.local.connectionState = .connected
+        joinAttempt = nil
         output.events.append(.connectionStateChanged(.connected, nil))
         output.events.append(.participantDidJoin(view.local.info))
         for snapshot in snapshots {
@@ -150,6 +205,7 @@ public struct Client: Hashable, Sendable {
 
     private mutating func joinRejected(_ error: StageError) -> Output {
         view.local.connectionState = .disconnected
+        joinAttempt = nil
         return Output(events: [.connectionStateChanged(.disconnected, error)], messages: [])
     }
 

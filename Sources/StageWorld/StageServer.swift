@@ -66,12 +66,12 @@ public struct StageServer: Hashable, Sendable {
         if let error = tokenError(claims, now: now) {
             return [Outgoing(clientIndex: clientIndex, message: .joinRejected(error))]
         }
+        if participants.contains(where: { $0.clientIndex == clientIndex }) {
+            return [Outgoing(clientIndex: clientIndex, message: .joinAccepted(snapshots(except: clientIndex)))]
+        }
         let info = claims.participantInfo(isLocal: false)
         let others = participants.filter { $0.clientIndex != clientIndex }
-        var outgoing = [Outgoing(
-            clientIndex: clientIndex,
-            message: .joinAccepted(others.map { PublisherSnapshot(info: $0.info, streams: $0.publishedStreams) })
-        )]
+        var outgoing = [Outgoing(clientIndex: clientIndex, message: .joinAccepted(snapshots(except: clientIndex)))]
         outgoing += others.map { Outgoing(clientIndex: $0.clientIndex, message: .participantJoined(info)) }
         insert(ServerParticipant(info: info, clientIndex: clientIndex, publishedStreams: []))
         return outgoing
@@ -116,6 +116,11 @@ public struct StageServer: Hashable, Sendable {
         guard let index = participants.firstIndex(where: { $0.clientIndex == clientIndex }) else { return [] }
         let leaving = participants.remove(at: index)
         return broadcast(.participantLeft(participantId: leaving.info.participantId), except: clientIndex)
+    }
+
+    /// Every other connected participant as a joining client first sees it.
+    private func snapshots(except clientIndex: Int) -> [PublisherSnapshot] {
+        participants.filter { $0.clientIndex != clientIndex }.map { PublisherSnapshot(info: $0.info, streams: $0.publishedStreams) }
     }
 
     private func broadcast(_ message: WireMessage, except clientIndex: Int) -> [Outgoing] {

@@ -17,6 +17,8 @@ public struct TraceEvent: Hashable, Sendable {
         case lost(WireMessage)
         /// The SDK asked the strategy (STR-3, STR-5 evidence).
         case strategyQueried(StrategyQueryReport)
+        /// A client's timer fired and changed something (STG-3 retries).
+        case timerFired(ClientTimer)
     }
 
     public init(time: VirtualTime, observer: String, kind: Kind) {
@@ -30,7 +32,7 @@ public struct TraceEvent: Hashable, Sendable {
         return nil
     }
 
-    /// The kind's name for the trace file: `host`, `renderer`, `delivered`, `lost`.
+    /// The kind's name for the trace file: `host`, `renderer`, `delivered`, `lost`, `strategy`, `timer`.
     public var category: String {
         switch kind {
         case .hostCall: "host"
@@ -38,6 +40,7 @@ public struct TraceEvent: Hashable, Sendable {
         case .delivered: "delivered"
         case .lost: "lost"
         case .strategyQueried: "strategy"
+        case .timerFired: "timer"
         }
     }
 
@@ -49,6 +52,7 @@ public struct TraceEvent: Hashable, Sendable {
         case .delivered(let message): "<- \(message.summary)"
         case .lost(let message): "lost \(message.summary)"
         case .strategyQueried(let report): TraceText.report(report)
+        case .timerFired(let timer): timer.summary
         }
     }
 

@@ -1,10 +1,12 @@
 import Simulation
 import StageCore
 
-/// Something scheduled to happen: a message arriving, or a host call the script makes.
+/// Something scheduled to happen: a message arriving, a host call the script makes, or a
+/// timer a client set.
 public enum PendingEvent: Hashable, Sendable {
     case delivery(Envelope)
     case hostCall(clientIndex: Int, HostCall)
+    case timer(clientIndex: Int, ClientTimer)
 }
 
 /// One choice of what happens next. Every source of non-determinism is one of these: the
@@ -71,9 +73,13 @@ public struct World: Hashable, Sendable {
         switch event {
         case .hostCall(let index, let call):
             var trace = [TraceEvent(time: now, observer: clients[index].name, kind: .hostCall(call))]
-            let output = clients[index].handle(call, strategy: strategy(forClient: index, host: host))
+            let output = clients[index].handle(call, strategy: strategy(forClient: index, host: host), now: now)
             trace += record(output, clientIndex: index)
             return trace
+        case .timer(let index, let timer):
+            let output = clients[index].handle(timer, now: now)
+            guard !(output.events.isEmpty && output.messages.isEmpty) else { return [] }
+            return [TraceEvent(time: now, observer: clients[index].name, kind: .timerFired(timer))] + record(output, clientIndex: index)
         case .delivery(let envelope):
             var trace = [TraceEvent(time: now, observer: observerName(envelope.to), kind: .delivered(envelope.message))]
             switch envelope.to {
@@ -92,6 +98,9 @@ public struct World: Hashable, Sendable {
     private mutating func record(_ output: Client.Output, clientIndex: Int) -> [TraceEvent] {
         for message in output.messages {
             send(Envelope(from: .client(clientIndex), to: .server, message: message))
+        }
+        for (delay, timer) in output.timers {
+            pending.schedule(.timer(clientIndex: clientIndex, timer), at: now + delay)
         }
         let name = clients[clientIndex].name
         let report = output.report.map { [TraceEvent(time: now, observer: name, kind: .strategyQueried($0))] } ?? []
@@ -132,8 +141,8 @@ public struct World: Hashable, Sendable {
     }
 
     /// Every action that could happen next, in a deterministic order: for each client, its next
-    /// host call; for each link direction, the message at its head, and losing that message
-    /// where the link is lossy. Later messages on a link wait for the head (FIFO).
+    /// host call; every pending timer; for each link direction, the message at its head, and
+    /// losing that message where the link is lossy. Later messages on a link wait for the head (FIFO).
     public func enabledActions() -> [Action] {
         var actions: [Action] = []
         var seenHostCalls = Set<Int>()
@@ -142,6 +151,8 @@ public struct World: Hashable, Sendable {
             switch entry.payload {
             case .hostCall(let index, _):
                 if seenHostCalls.insert(index).inserted { actions.append(.fire(sequence: entry.sequence)) }
+            case .timer:
+                actions.append(.fire(sequence: entry.sequence))
             case .delivery(let envelope):
                 let linkKey = envelope.clientIndex * 2 + (envelope.isUplink ? 1 : 0)
                 guard seenLinks.insert(linkKey).inserted else { continue }
