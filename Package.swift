@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "StageSim",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "stagesim", targets: ["stagesim"]),
         .library(name: "StageCore", targets: ["StageCore"]),
@@ -42,11 +42,12 @@ let package = Package(
             name: "Scenario",
             dependencies: ["StageCore", "Simulation", "StageWorld", "Checking", "Yams"]
         ),
+        .target(name: "Reporting", dependencies: ["StageCore", "Simulation", "StageWorld", "Checking"]),
         .target(name: "StageSDK", dependencies: ["StageCore", "StageWorld", "Simulation", "Checking"]),
         .executableTarget(
             name: "stagesim",
             dependencies: [
-                "Scenario", "Checking", "StageWorld", "Simulation",
+                "Scenario", "Checking", "StageWorld", "Simulation", "Reporting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -61,6 +62,7 @@ let package = Package(
         .testTarget(name: "StageWorldTests", dependencies: ["StageWorld", "Checking"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
         .testTarget(name: "StageSimCLITests", dependencies: ["stagesim"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "StageWorld"]),
         .testTarget(name: "StageSDKTests", dependencies: ["StageSDK", "StageCore", "StageWorld", "Simulation"]),
     ],
     swiftLanguageModes: [.v6]

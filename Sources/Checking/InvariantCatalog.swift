@@ -4,7 +4,7 @@ public enum InvariantCatalog {
     public static func all() -> [any InvariantMonitor] {
         [
             JoinLeaveOrderMonitor(), StreamAccountingMonitor(), SubscribeAnswerMonitor(),
-            PublishCapabilityMonitor(), SilentRefreshMonitor(),
+            PublishCapabilityMonitor(), SilentRefreshMonitor(), VisibilityMonitor(),
         ]
     }
 }

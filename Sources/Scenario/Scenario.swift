@@ -6,11 +6,13 @@ import StageWorld
 public struct ParticipantSpec: Hashable, Sendable {
     public var name: String
     public var sdk: SDKKind
-    public var token: TokenClaims
+    /// The token as declared; StageSim signs declared claims when the world is made (TOK-1..3).
+    public var token: TokenSource
     public var link: LinkConditions?
     public var strategy: StrategySpec
     public var video: VideoConfiguration
     public var joinRetry: JoinRetryPolicy
+    public var composition: CompositionOptions
 }
 
 /// A host call the script makes at a virtual time; `line` points back into the file.
@@ -21,20 +23,41 @@ public struct ScenarioStep: Hashable, Sendable {
     public var line: Int
 }
 
-/// Which renderer events an expectation is about; every field left nil matches anything.
+/// Which events an expectation is about: renderer events by their callback name, `stageError`
+/// (the error delegate) and `compositionLayout` (TOK-9); every field left nil matches anything.
 public struct EventMatcher: Hashable, Sendable, CustomStringConvertible {
     public var event: String
     public var observer: String?
+    /// The event's subject; for `compositionLayout`, the featured participant.
     public var participant: String?
     public var state: String?
     /// The event must carry every one of these kinds.
     public var streams: [MediaKind]?
     public var errorCode: StageErrorCode?
+    /// The subject's userId as the event shows it (VIS).
+    public var userId: String?
+    /// For `stageError`: the failed host call, e.g. `exchangeToken`.
+    public var operation: String?
+
+    public init(event: String) { self.event = event }
+
+    public static let eventNames = RendererEvent.allNames + ["stageError", "compositionLayout"]
 
     public func matches(_ traceEvent: TraceEvent) -> Bool {
-        guard let renderer = traceEvent.rendererEvent, renderer.name == event else { return false }
         if let observer, observer != traceEvent.observer { return false }
+        switch traceEvent.kind {
+        case .renderer(let renderer) where renderer.name == event: return matches(renderer)
+        case .sdkError(let report) where event == "stageError":
+            return (errorCode.map { $0 == report.error.code } ?? true) && (operation.map { $0 == report.operation } ?? true)
+        case .layout(let layout) where event == "compositionLayout":
+            return participant.map { $0 == layout.featured } ?? true
+        default: return false
+        }
+    }
+
+    private func matches(_ renderer: RendererEvent) -> Bool {
         if let participant, participant != renderer.participant?.participantId { return false }
+        if let userId, userId != renderer.participant?.userId { return false }
         if let state, state != renderer.stateName { return false }
         if let errorCode, errorCode != renderer.error?.code { return false }
         if let streams, !streams.allSatisfy({ kind in renderer.streams.contains { $0.kind == kind } }) { return false }
@@ -45,9 +68,11 @@ public struct EventMatcher: Hashable, Sendable, CustomStringConvertible {
         var parts = [event]
         if let observer { parts.append("observer=\(observer)") }
         if let participant { parts.append("participant=\(participant)") }
+        if let userId { parts.append("userId=\(userId)") }
         if let state { parts.append("state=\(state)") }
         if let streams { parts.append("streams=\(streams.map(\.rawValue))") }
         if let errorCode { parts.append("error=\(errorCode.name)") }
+        if let operation { parts.append("operation=\(operation)") }
         return parts.joined(separator: " ")
     }
 }
@@ -93,7 +118,10 @@ public struct Scenario: Hashable, Sendable {
 
     /// The world this scenario starts from, with every host call scheduled.
     public func makeWorld(seed: UInt64) -> World {
-        let clients = participants.map { Client(sdk: $0.sdk, token: $0.token, strategy: $0.strategy, video: $0.video, joinRetry: $0.joinRetry) }
+        let clients = participants.map { Client(
+                name: $0.name, sdk: $0.sdk, token: StageKeys.standard.token($0.token), strategy: $0.strategy,
+                video: $0.video, joinRetry: $0.joinRetry, composition: $0.composition
+            ) }
         var links: [String: LinkConditions] = [:]
         for participant in participants { links[participant.name] = participant.link }
         var world = World(stageId: stageId, clients: clients, links: links, defaultLink: network, seed: seed)

@@ -11,23 +11,28 @@ extension ScenarioLoader {
             throw nameNode.error("participant name '\(name)' must use only A-Z, a-z, 0-9, '_' and '-' (it is the token's jti)")
         }
         let sdk = try map.optional("sdk").map { try sdkKind($0) } ?? .mobile(SemanticVersion(1, 37, 0))
-        let userId = try map.optional("userId")?.string("userId") ?? ""
-        let attributes = try map.optional("attributes").map { Attributes(try $0.stringMap("attributes")) } ?? [:]
-        let capabilities = try map.optional("capabilities").map { try self.capabilities($0) } ?? Capabilities()
-        let expiry = try map.optional("tokenExpiresAt").map { try duration($0, "tokenExpiresAt") } ?? .seconds(3600)
-        let topic = try map.optional("tokenTopic")?.string("tokenTopic") ?? stageId
+        let token = try participantToken(&map, name: name, stageId: stageId)
         let link = try map.optional("network").map { try self.link($0, base: network) }
         let strategy = try map.optional("strategy").map { try self.strategy($0, base: StrategySpec()) } ?? StrategySpec()
         let video = try map.optional("video").map(videoConfiguration) ?? VideoConfiguration()
         let joinRetry = try map.optional("joinRetry").map(joinRetryPolicy) ?? JoinRetryPolicy()
+        let composition = try map.optional("composition").map(compositionOptions) ?? CompositionOptions()
         try map.finish("a participant")
-        let token = TokenClaims(
-            topic: topic, resource: "arn:stagesim:stage/\(stageId)", participantId: name,
-            whipURL: "https://sim.invalid/whip", eventsURL: "wss://sim.invalid/events",
-            attributes: attributes, capabilities: capabilities, userId: userId,
-            issuedAtSeconds: 0, expiresAtSeconds: expiry.nanoseconds / 1_000_000_000
+        return ParticipantSpec(
+            name: name, sdk: sdk, token: token, link: link, strategy: strategy, video: video,
+            joinRetry: joinRetry, composition: composition
         )
-        return ParticipantSpec(name: name, sdk: sdk, token: token, link: link, strategy: strategy, video: video, joinRetry: joinRetry)
+    }
+
+    /// `composition: {featuredAttribute: featured, orderAttribute: order, liveLayoutUpdates: false}` (TOK-9).
+    private static func compositionOptions(_ node: YAMLNode) throws -> CompositionOptions {
+        var map = try node.mapping("composition")
+        var options = CompositionOptions()
+        if let value = map.optional("featuredAttribute") { options.featuredParticipantAttribute = try value.string("featuredAttribute") }
+        if let value = map.optional("orderAttribute") { options.participantOrderAttribute = try value.string("orderAttribute") }
+        if let value = map.optional("liveLayoutUpdates") { options.liveLayoutUpdates = try value.bool("liveLayoutUpdates") }
+        try map.finish("composition")
+        return options
     }
 
     /// `joinRetry: {attemptTimeout: 5s, window: 30s}`: how an unanswered join is retried (STG-3).
@@ -83,7 +88,7 @@ extension ScenarioLoader {
         return kind
     }
 
-    private static func capabilities(_ node: YAMLNode) throws -> Capabilities {
+    static func capabilities(_ node: YAMLNode) throws -> Capabilities {
         var capabilities = Capabilities(canPublish: false, canSubscribe: false)
         for item in try node.sequence("capabilities") {
             switch try item.string("a capability") {

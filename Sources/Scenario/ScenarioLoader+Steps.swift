@@ -5,7 +5,11 @@ import StageWorld
 extension ScenarioLoader {
     static func steps(_ node: YAMLNode, participants: [ParticipantSpec], names: Set<String>) throws -> [ScenarioStep] {
         var strategies: [String: StrategySpec] = [:]
-        for participant in participants { strategies[participant.name] = participant.strategy }
+        var declaredTokens: [String: TokenClaims] = [:]
+        for participant in participants {
+            strategies[participant.name] = participant.strategy
+            declaredTokens[participant.name] = claims(of: participant.token)
+        }
         var steps: [ScenarioStep] = []
         for item in try node.sequence("steps") {
             var map = try item.mapping("a step")
@@ -32,8 +36,11 @@ extension ScenarioLoader {
                     strategies[name]?.streams = current.streams.map { $0.kind == kind ? LocalStream(kind: kind, instance: $0.instance, isMuted: muted) : $0 }
                 }
                 call = .setMuted(kind, muted)
+            case "exchangeToken":
+                let source = try exchangedToken(try map.required("token", in: "an exchangeToken step"), declared: declaredTokens[name], at: at)
+                call = .exchangeToken(StageKeys.standard.token(source))
             case let other:
-                throw callNode.error("unknown call '\(other)'; expected join, leave, refreshStrategy, setStrategy or setMuted")
+                throw callNode.error("unknown call '\(other)'; expected join, leave, refreshStrategy, setStrategy, setMuted or exchangeToken")
             }
             try map.finish("a step")
             steps.append(ScenarioStep(at: at, participant: name, call: call, line: item.line))
@@ -49,7 +56,8 @@ extension ScenarioLoader {
         return name
     }
 
-    static func expectation(_ node: YAMLNode, names: Set<String>) throws -> Expectation {
+    /// One `expect` entry; `participant:` may name a declared participant or a token's jti.
+    static func expectation(_ node: YAMLNode, names: Set<String>, subjects: Set<String>) throws -> Expectation {
         var map = try node.mapping("an expectation")
         let occurs = map.optional("event")
         let never = map.optional("never")
@@ -57,13 +65,15 @@ extension ScenarioLoader {
             throw node.error("an expectation needs exactly one of 'event' (must occur) or 'never' (must not occur)")
         }
         let event = try eventNode.string("event")
-        guard RendererEvent.allNames.contains(event) else {
-            throw eventNode.error("unknown event '\(event)'; expected one of: \(RendererEvent.allNames.joined(separator: ", "))")
+        guard EventMatcher.eventNames.contains(event) else {
+            throw eventNode.error("unknown event '\(event)'; expected one of: \(EventMatcher.eventNames.joined(separator: ", "))")
         }
         var matcher = EventMatcher(event: event)
         matcher.observer = try map.optional("observer").map { try participantName($0, names: names) }
-        matcher.participant = try map.optional("participant").map { try participantName($0, names: names) }
+        matcher.participant = try map.optional("participant").map { try participantName($0, names: subjects) }
         matcher.state = try map.optional("state")?.string("state")
+        matcher.userId = try map.optional("userId")?.string("userId")
+        matcher.operation = try map.optional("operation")?.string("operation")
         matcher.streams = try map.optional("streams").map { try $0.sequence("streams").map { try $0.oneOf("stream kind", MediaKind.self) } }
         if let errorNode = map.optional("error") {
             let text = try errorNode.string("error")

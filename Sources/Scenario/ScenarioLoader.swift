@@ -53,7 +53,7 @@ public enum ScenarioLoader {
         let names = try uniqueNames(participants, node: participantsNode)
         let steps = try map.optional("steps").map { try self.steps($0, participants: participants, names: names) } ?? []
         let expectations = try map.optional("expect").map {
-            try $0.sequence("expect").map { try expectation($0, names: names) }
+            try $0.sequence("expect").map { try expectation($0, names: names, subjects: names.union(participants.compactMap { claims(of: $0.token)?.participantId })) }
         } ?? []
         try map.finish("a scenario")
         return Scenario(

@@ -43,6 +43,16 @@ public struct TokenClaims: Hashable, Sendable {
         }
     }
 
+    /// The first payload field that exchangeToken may not change and that differs between the
+    /// two tokens, by its JWT name (TOK-4), or nil when all are equal.
+    public static func changedImmutableField(from current: TokenClaims, to new: TokenClaims) -> String? {
+        let fields: [(String, KeyPath<TokenClaims, String>)] = [
+            ("topic", \.topic), ("resource", \.resource), ("jti", \.participantId),
+            ("whip_url", \.whipURL), ("events_url", \.eventsURL),
+        ]
+        return fields.first { current[keyPath: $0.1] != new[keyPath: $0.1] }?.0
+    }
+
     /// The ParticipantInfo this token gives its holder.
     public func participantInfo(isLocal: Bool) -> ParticipantInfo {
         ParticipantInfo(

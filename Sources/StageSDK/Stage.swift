@@ -11,8 +11,11 @@ import StageWorld
 /// The stage keeps its strategy and renderers alive (strong references), so a test can write
 /// `Stage(token: token, strategy: VideoChatStrategy())`; the error delegate is weak, as in the SDK.
 public final class Stage {
-    /// The participant token (TOK-2); `token.participantId` names this stage's client.
-    public let token: TokenClaims
+    /// The participant token (a signed JWT, TOK-2) as the app passed it; exchangeToken replaces it.
+    public private(set) var token: String
+    /// The local participant's id: the token's `jti`, read once when the stage is created
+    /// (`unreadable-token` when the token cannot be read; joining then fails with TOKEN_MALFORMED).
+    public let participantId: String
     /// Answers the SDK's questions while the simulation steps (STR-1, STR-3, STR-4).
     public let strategy: any StageStrategy
     /// The SDK this stage runs, which decides which metadata events it sees (VIS-1).
@@ -27,14 +30,12 @@ public final class Stage {
 
     /// STG-1: a stage for the token's participant. The token is checked when the stage joins
     /// (TOK-1): a bad token is reported as a connection error to the renderers, not thrown here.
-    public init(token: TokenClaims, strategy: any StageStrategy, sdk: SDKKind = .mobile(SemanticVersion(1, 37, 0))) {
+    public init(token: String, strategy: any StageStrategy, sdk: SDKKind = .mobile(SemanticVersion(1, 37, 0))) {
         self.token = token
+        self.participantId = TokenCodec.decodeUnverified(token)?.participantId ?? "unreadable-token"
         self.strategy = strategy
         self.sdk = sdk
     }
-
-    /// The local participant's id (the token's `jti`).
-    public var participantId: String { token.participantId }
 
     /// Adds a renderer (RND-1); adding the same object twice has no effect.
     public func addRenderer(_ renderer: any StageRenderer) {
@@ -58,6 +59,14 @@ public final class Stage {
     /// Does nothing on a stage that is not connected or was never added to a simulation.
     public func leave() {
         try? simulation?.schedule(.leave, for: self)
+    }
+
+    /// TOK-4..8: swaps in a new token with no reconnect. A token that changes an immutable field
+    /// is refused at once and reported to the error delegate; capability changes apply when the
+    /// stage service has verified it.
+    public func exchangeToken(_ newToken: String) {
+        token = newToken
+        try? simulation?.schedule(.exchangeToken(newToken), for: self)
     }
 
     /// STR-5: asks the strategy again and applies only what changed. Does nothing on a stage

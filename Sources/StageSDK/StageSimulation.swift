@@ -94,18 +94,20 @@ public final class StageSimulation {
         return finished.violations
     }
 
-    /// A token for this stage (TOK-2), issued now on the virtual clock and valid for `validFor`.
+    /// A signed token for this stage (TOK-2, TOK-3), issued now on the virtual clock and valid
+    /// for `validFor`; `signedBy` picks the app key (default), the service key, or a key the
+    /// service does not trust.
     public func token(
         for participantId: String, userId: String = "", attributes: Attributes = [:],
-        capabilities: Capabilities = Capabilities(), validFor: VirtualDuration = .seconds(3600)
-    ) -> TokenClaims {
-        TokenClaims(
-            topic: stageId, resource: "arn:stagesim:stage/\(stageId)", participantId: participantId,
-            whipURL: "https://sim.invalid/whip", eventsURL: "wss://sim.invalid/events",
-            attributes: attributes, capabilities: capabilities, userId: userId,
-            issuedAtSeconds: now.nanoseconds / 1_000_000_000,
-            expiresAtSeconds: (now + validFor).nanoseconds / 1_000_000_000
+        capabilities: Capabilities = Capabilities(), validFor: VirtualDuration = .seconds(3600),
+        signedBy signer: TokenSigner = .app
+    ) -> String {
+        let claims = StageKeys.claims(
+            participantId: participantId, stageId: stageId, userId: userId, attributes: attributes,
+            capabilities: capabilities, issuedAtSeconds: now.nanoseconds / 1_000_000_000,
+            validForSeconds: validFor.nanoseconds / 1_000_000_000
         )
+        return StageKeys.standard.token(.signed(claims, by: signer))
     }
 
     /// Adds a stage as one client of the world, with its own link or the default `network`.
@@ -169,7 +171,7 @@ public final class StageSimulation {
     private func makeWorld() -> World {
         let clients = stages.map { stage in
             // The declared strategy is never asked: the host answers for every client.
-            Client(sdk: stage.sdk, token: stage.token, strategy: StrategySpec())
+            Client(name: stage.participantId, sdk: stage.sdk, token: stage.token, strategy: StrategySpec())
         }
         var next = World(stageId: stageId, clients: clients, links: links, defaultLink: network, seed: seed)
         for (participantId, call) in callsBeforeStart {
@@ -198,7 +200,12 @@ public final class StageSimulation {
     /// Calls the renderers (and error delegate) of the stage each renderer event belongs to.
     private func deliver(_ events: [TraceEvent]) {
         for event in events {
-            guard case .renderer(let rendererEvent) = event.kind, let stage = stagesByName[event.observer] else { continue }
+            guard let stage = stagesByName[event.observer] else { continue }
+            if case .sdkError(let report) = event.kind {
+                stage.errorDelegate?.stage(stage, didEmitError: report.error)
+                scheduleCallsDuringRun()
+            }
+            guard case .renderer(let rendererEvent) = event.kind else { continue }
             for renderer in stage.renderers { rendererEvent.deliver(to: renderer, from: stage) }
             if let error = rendererEvent.delegateError { stage.errorDelegate?.stage(stage, didEmitError: error) }
             scheduleCallsDuringRun()

@@ -4,9 +4,16 @@ import StageCore
 /// One SDK instance in the world: who it is, which SDK it runs, its token, its strategy, and
 /// its view of the stage, which only the reconciler and this type's handlers change.
 public struct Client: Hashable, Sendable {
+    /// The name scenarios and traces use for this SDK instance.
     public var name: String
     public var sdk: SDKKind
-    public var token: TokenClaims
+    /// The participant token as the app passed it (TOK-1).
+    public var token: String
+    /// The token's claims as the SDK reads them (unverified; the service verifies), or nil
+    /// when the token cannot be read.
+    public private(set) var claims: TokenClaims?
+    /// A token sent to the service by exchangeToken and not yet answered (TOK-4).
+    public internal(set) var pendingExchange: String?
     public var strategy: StrategySpec
     /// The configuration of the video this client publishes (LST-3, LST-4).
     public var video: VideoConfiguration
@@ -15,18 +22,31 @@ public struct Client: Hashable, Sendable {
     public var joinRetry: JoinRetryPolicy
     /// The join in progress while connecting, nil otherwise.
     public private(set) var joinAttempt: JoinAttempt?
+    /// Layout rules when this client is a server-side composition (TOK-9).
+    public var composition: CompositionOptions
 
     public init(
-        sdk: SDKKind, token: TokenClaims, strategy: StrategySpec,
-        video: VideoConfiguration = VideoConfiguration(), joinRetry: JoinRetryPolicy = JoinRetryPolicy()
+        name: String, sdk: SDKKind, token: String, strategy: StrategySpec,
+        video: VideoConfiguration = VideoConfiguration(), joinRetry: JoinRetryPolicy = JoinRetryPolicy(),
+        composition: CompositionOptions = CompositionOptions()
     ) {
-        self.name = token.participantId
+        self.name = name
         self.sdk = sdk
         self.token = token
+        self.claims = TokenCodec.decodeUnverified(token)
         self.strategy = strategy
         self.video = video
         self.joinRetry = joinRetry
-        self.view = StageView(local: token.participantInfo(isLocal: true))
+        self.composition = composition
+        let info = claims?.participantInfo(isLocal: true)
+            ?? ParticipantInfo(participantId: name, userId: "", isLocal: true, attributes: [:], capabilities: Capabilities())
+        self.view = StageView(local: info)
+    }
+
+    /// Replaces the token and what the SDK reads from it (an accepted or offline exchange).
+    mutating func adopt(token newToken: String, claims newClaims: TokenClaims) {
+        token = newToken
+        claims = newClaims
     }
 
     /// What handling one input produced: renderer events for this client's renderers and
@@ -36,6 +56,8 @@ public struct Client: Hashable, Sendable {
         public var messages: [WireMessage] = []
         /// The strategy questions asked while handling the input, when it asked any.
         public var report: StrategyQueryReport?
+        /// Errors for the app's error delegate.
+        public var errors: [SDKErrorReport] = []
         /// Timers to set, each to fire after its delay.
         public var timers: [(after: VirtualDuration, timer: ClientTimer)] = []
 
@@ -60,6 +82,8 @@ public struct Client: Hashable, Sendable {
             return Output()
         case .setMuted(let kind, let muted):
             return setMuted(kind, muted)
+        case .exchangeToken(let newToken):
+            return exchangeToken(newToken)
         }
     }
 
@@ -96,7 +120,7 @@ public struct Client: Hashable, Sendable {
     private func sendJoinAttempt(_ number: Int, now: VirtualTime, into output: inout Output) {
         guard let attempt = joinAttempt else { return }
         let remaining = joinRetry.window - (now - attempt.firstAttemptAt)
-        output.messages.append(.join(token))
+        output.messages.append(.join(token: token))
         output.timers.append((after: min(joinRetry.attemptTimeout, remaining), timer: .joinAttemptTimeout(attempt: number)))
     }
 
@@ -130,15 +154,22 @@ public struct Client: Hashable, Sendable {
         var output = Output()
         let state = view.local.connectionState
         guard state == .connected || state == .connecting else { return output }
-        if state == .connected {
+        disconnect(error: nil, into: &output)
+        output.messages.append(.leave)
+        return output
+    }
+
+    /// Ends the session on this side: every remote and the local participant leave the
+    /// renderers (RND-5), then the connection state becomes disconnected with `error`.
+    mutating func disconnect(error: StageError?, into output: inout Output) {
+        if view.local.connectionState == .connected {
             output.apply(Reconciler.localLeave(&view), view: view)
             output.events.append(.participantDidLeave(view.local.info))
         }
         view.local.connectionState = .disconnected
         joinAttempt = nil
-        output.events.append(.connectionStateChanged(.disconnected, nil))
-        output.messages.append(.leave)
-        return output
+        pendingExchange = nil
+        output.events.append(.connectionStateChanged(.disconnected, error))
     }
 
     private mutating func refreshStrategy(_ strategy: some StrategyAnswers) -> Output {
@@ -154,7 +185,7 @@ public struct Client: Hashable, Sendable {
         let state = view.local.connectionState
         switch message {
         case .joinAccepted(let snapshots) where state == .connecting: return joinAccepted(snapshots, strategy: strategy)
-        case .joinRejected(let error) where state == .connecting: return joinRejected(error)
+        case .joinRejected(let error, _) where state == .connecting: return joinRejected(error)
         default: break
         }
         guard state == .connected else { return Output() }
@@ -178,6 +209,15 @@ public struct Client: Hashable, Sendable {
             view.remove(id)
         case .subscribeAccepted(let id):
             output.apply(Reconciler.subscriptionConfirmed(&view, participantId: id), view: view)
+        case .exchangeAccepted(let info):
+            exchangeAccepted(info, strategy: strategy, into: &output)
+        case .exchangeRejected(let error, let reason):
+            pendingExchange = nil
+            output.errors.append(SDKErrorReport(operation: "exchangeToken", error: error, reason: reason))
+        case .participantUpdated(let info):
+            remoteMetadataUpdated(info, into: &output)
+        case .ejected(let reason):
+            ejected(reason, into: &output)
         default:
             break
         }
@@ -215,16 +255,18 @@ public struct Client: Hashable, Sendable {
         view.upsert(RemoteParticipant(info: info, answer: strategy.shouldSubscribe(to: info)))
     }
 
-    /// A remote publishes: renderers hear participantDidJoin first (RND-2, RND-3), then the
-    /// subscription the strategy asked for starts (STR-2).
+    /// A remote publishes: renderers hear participantDidJoin first (RND-2, RND-3), with the
+    /// userId and attributes the service holds now (VIS-2, VIS-4), then the subscription the
+    /// strategy asked for starts (STR-2). A change to an announced publisher's streams keeps
+    /// the info renderers have: metadata changes reach them only as VIS-1 allows.
     private mutating func remotePublished(_ snapshot: PublisherSnapshot, strategy: some StrategyAnswers, into output: inout Output) {
         let index = view.index(of: snapshot.info.participantId)
             ?? view.upsert(RemoteParticipant(info: snapshot.info, answer: strategy.shouldSubscribe(to: snapshot.info)))
-        view[index: index].info = snapshot.info
         if view[index: index].announced {
             output.apply(Reconciler.remoteStreamsChanged(&view, participantId: snapshot.info.participantId, streams: snapshot.streams), view: view)
             return
         }
+        view[index: index].info = snapshot.info
         view[index: index].publishedStreams = snapshot.streams
         view[index: index].announced = true
         output.events.append(.participantDidJoin(snapshot.info))

@@ -10,6 +10,8 @@ public enum HostCall: Hashable, Sendable {
     case setStrategy(StrategySpec)
     /// LocalStageStream.setMuted on the local stream of this kind (LST-1).
     case setMuted(MediaKind, Bool)
+    /// exchangeToken(new) (TOK-4..8): the token string as the app passes it.
+    case exchangeToken(String)
 
     public var summary: String {
         switch self {
@@ -18,6 +20,7 @@ public enum HostCall: Hashable, Sendable {
         case .refreshStrategy: "refreshStrategy()"
         case .setStrategy(let spec): "setStrategy(\(TraceText.strategy(spec)))"
         case .setMuted(let kind, let muted): "setMuted(\(kind.rawValue), \(muted))"
+        case .exchangeToken(let token): "exchangeToken(\(TraceText.token(token)))"
         }
     }
 }

@@ -6,19 +6,29 @@ public struct ServerParticipant: Hashable, Sendable {
     public var info: ParticipantInfo
     public var clientIndex: Int
     public var publishedStreams: [StageStream]
+    /// The verified token the participant holds now (TOK-4 compares exchanges against it).
+    public var claims: TokenClaims
+    public var origin: TokenOrigin
 }
 
-/// The stage service: token checks on join, the participant registry, publish capacity, and
-/// fan-out of join/publish/leave notifications to every other connected client (STG, TOK-1).
+/// The stage service: token verification on join and exchange, the participant registry,
+/// publish capacity, and fan-out of join/publish/update/leave notifications to every other
+/// connected client (STG, TOK-1, TOK-3, TOK-10).
 public struct StageServer: Hashable, Sendable {
     public var stageId: String
+    /// The stage's ARN-like id every token's `resource` must name (TOK-2).
+    public var resource: String
     /// The maximum number of simultaneous publishers (STG-4, default 12).
     public var publisherCapacity: Int
+    /// The app keys and the service's own key the service trusts (TOK-3).
+    public var keyRing: TokenKeyRing
     /// Connected participants, sorted by participant id.
-    public private(set) var participants: [ServerParticipant] = []
+    public internal(set) var participants: [ServerParticipant] = []
 
-    public init(stageId: String, publisherCapacity: Int = 12) {
+    public init(stageId: String, keyRing: TokenKeyRing, publisherCapacity: Int = 12) {
         self.stageId = stageId
+        self.resource = StageKeys.resource(forStage: stageId)
+        self.keyRing = keyRing
         self.publisherCapacity = publisherCapacity
     }
 
@@ -28,94 +38,122 @@ public struct StageServer: Hashable, Sendable {
         public var message: WireMessage
     }
 
+    /// What handling one message produced: messages to send, and what changed in the registry.
+    public struct Reply: Hashable, Sendable {
+        public var outgoing: [Outgoing] = []
+        public var events: [ServiceEvent] = []
+    }
+
     public var publisherCount: Int { participants.filter { !$0.publishedStreams.isEmpty }.count }
 
     public func participant(_ id: String) -> ServerParticipant? {
         participants.first(where: { $0.info.participantId == id })
     }
 
+    func index(ofClient clientIndex: Int) -> Int? {
+        participants.firstIndex(where: { $0.clientIndex == clientIndex })
+    }
+
     /// Handles one message from a client; returns what the service sends in response.
-    public mutating func handle(_ message: WireMessage, from clientIndex: Int, now: VirtualTime) -> [Outgoing] {
+    public mutating func handle(_ message: WireMessage, from clientIndex: Int, now: VirtualTime) -> Reply {
         switch message {
-        case .join(let claims): return join(claims, clientIndex: clientIndex, now: now)
+        case .join(let token): return join(token, clientIndex: clientIndex, now: now)
+        case .exchangeToken(let token): return exchange(token, clientIndex: clientIndex, now: now)
         case .publish(let streams): return publish(streams, clientIndex: clientIndex)
         case .unpublish: return unpublish(clientIndex: clientIndex)
         case .mute(let kind, let muted): return mute(kind, muted, clientIndex: clientIndex)
         case .subscribe(let publisherId, _): return subscribe(to: publisherId, clientIndex: clientIndex)
-        case .unsubscribe: return []
         case .leave: return leave(clientIndex: clientIndex)
-        default: return []
+        default: return Reply()
         }
     }
 
-    private func tokenError(_ claims: TokenClaims, now: VirtualTime) -> StageError? {
-        if !TokenClaims.isValidParticipantId(claims.participantId)
-            || claims.attributes.byteCount > TokenClaims.attributesByteLimit {
-            return StageError(code: .tokenMalformed, category: .join, isFatal: true)
+    /// TOK-1: a join is admitted only with a token that verifies for this stage, now. A retried
+    /// join from a connection already admitted is answered again (STG-3); a token whose `jti`
+    /// is connected elsewhere ejects that connection (TOK-10).
+    private mutating func join(_ token: String, clientIndex: Int, now: VirtualTime) -> Reply {
+        if index(ofClient: clientIndex) != nil {
+            return Reply(outgoing: [Outgoing(clientIndex: clientIndex, message: .joinAccepted(snapshots(except: clientIndex)))])
         }
-        if claims.expiresAtSeconds * 1_000_000_000 <= now.nanoseconds {
-            return StageError(code: .tokenExpired, category: .join, isFatal: true)
+        let verified: VerifiedToken
+        switch verify(token, now: now) {
+        case .failure(let rejection):
+            return Reply(
+                outgoing: [Outgoing(clientIndex: clientIndex, message: .joinRejected(rejection.stageError, reason: rejection.reason))],
+                events: [.refused(operation: "join", error: rejection.stageError, reason: rejection.reason)]
+            )
+        case .success(let token):
+            verified = token
         }
-        if claims.topic != stageId {
-            return StageError(code: .tokenNotAllowed, category: .join, isFatal: true)
-        }
-        return nil
+        var reply = ejectEarlierConnection(of: verified.claims.participantId)
+        let info = verified.claims.participantInfo(isLocal: false)
+        reply.outgoing.append(Outgoing(clientIndex: clientIndex, message: .joinAccepted(snapshots(except: clientIndex))))
+        reply.outgoing += broadcast(.participantJoined(info), except: clientIndex)
+        reply.events.append(.admitted(info))
+        insert(ServerParticipant(info: info, clientIndex: clientIndex, publishedStreams: [], claims: verified.claims, origin: verified.origin))
+        return reply
     }
 
-    private mutating func join(_ claims: TokenClaims, clientIndex: Int, now: VirtualTime) -> [Outgoing] {
-        if let error = tokenError(claims, now: now) {
-            return [Outgoing(clientIndex: clientIndex, message: .joinRejected(error))]
-        }
-        if participants.contains(where: { $0.clientIndex == clientIndex }) {
-            return [Outgoing(clientIndex: clientIndex, message: .joinAccepted(snapshots(except: clientIndex)))]
-        }
-        let info = claims.participantInfo(isLocal: false)
-        let others = participants.filter { $0.clientIndex != clientIndex }
-        var outgoing = [Outgoing(clientIndex: clientIndex, message: .joinAccepted(snapshots(except: clientIndex)))]
-        outgoing += others.map { Outgoing(clientIndex: $0.clientIndex, message: .participantJoined(info)) }
-        insert(ServerParticipant(info: info, clientIndex: clientIndex, publishedStreams: []))
-        return outgoing
+    func verify(_ token: String, now: VirtualTime) -> Result<VerifiedToken, TokenRejection> {
+        keyRing.verify(token, nowSeconds: now.nanoseconds / 1_000_000_000, topic: stageId, resource: resource)
     }
 
-    private mutating func publish(_ streams: [StageStream], clientIndex: Int) -> [Outgoing] {
-        guard let index = participants.firstIndex(where: { $0.clientIndex == clientIndex }) else { return [] }
+    /// TOK-10 (ext): one token, one connection; the earlier holder is dropped and everyone
+    /// else hears it leave.
+    private mutating func ejectEarlierConnection(of participantId: String) -> Reply {
+        guard let index = participants.firstIndex(where: { $0.info.participantId == participantId }) else { return Reply() }
+        let earlier = participants.remove(at: index)
+        let reason = "token-reused"
+        var reply = Reply(events: [.ejected(participantId: participantId, reason: reason)])
+        reply.outgoing.append(Outgoing(clientIndex: earlier.clientIndex, message: .ejected(reason: reason)))
+        reply.outgoing += broadcast(.participantLeft(participantId: participantId), except: earlier.clientIndex)
+        return reply
+    }
+
+    private mutating func publish(_ streams: [StageStream], clientIndex: Int) -> Reply {
+        guard let index = index(ofClient: clientIndex) else { return Reply() }
         let alreadyPublishing = !participants[index].publishedStreams.isEmpty
+        if !participants[index].info.capabilities.canPublish {
+            let error = StageError(code: .tokenNotAllowed, category: .publish, isFatal: false)
+            return Reply(outgoing: [Outgoing(clientIndex: clientIndex, message: .publishRejected(error))])
+        }
         if !alreadyPublishing && publisherCount >= publisherCapacity {
             let error = StageError(code: .stageAtCapacity, category: .publish, isFatal: false)
-            return [Outgoing(clientIndex: clientIndex, message: .publishRejected(error))]
+            return Reply(outgoing: [Outgoing(clientIndex: clientIndex, message: .publishRejected(error))])
         }
         participants[index].publishedStreams = streams
         let snapshot = PublisherSnapshot(info: participants[index].info, streams: streams)
-        return [Outgoing(clientIndex: clientIndex, message: .publishAccepted)]
-            + broadcast(.participantPublished(snapshot), except: clientIndex)
+        return Reply(
+            outgoing: [Outgoing(clientIndex: clientIndex, message: .publishAccepted)] + broadcast(.participantPublished(snapshot), except: clientIndex),
+            events: alreadyPublishing ? [] : [.publishing(participants[index].info)]
+        )
     }
 
-    private mutating func unpublish(clientIndex: Int) -> [Outgoing] {
-        guard let index = participants.firstIndex(where: { $0.clientIndex == clientIndex }),
-              !participants[index].publishedStreams.isEmpty else { return [] }
+    private mutating func unpublish(clientIndex: Int) -> Reply {
+        guard let index = index(ofClient: clientIndex), !participants[index].publishedStreams.isEmpty else { return Reply() }
         participants[index].publishedStreams = []
-        return broadcast(.participantUnpublished(participantId: participants[index].info.participantId), except: clientIndex)
+        return Reply(outgoing: broadcast(.participantUnpublished(participantId: participants[index].info.participantId), except: clientIndex))
     }
 
     /// A publisher muted or unmuted a stream: everyone else hears the new stream states (RND-6).
-    private mutating func mute(_ kind: MediaKind, _ muted: Bool, clientIndex: Int) -> [Outgoing] {
-        guard let index = participants.firstIndex(where: { $0.clientIndex == clientIndex }),
-              let stream = participants[index].publishedStreams.firstIndex(where: { $0.kind == kind }) else { return [] }
+    private mutating func mute(_ kind: MediaKind, _ muted: Bool, clientIndex: Int) -> Reply {
+        guard let index = index(ofClient: clientIndex),
+              let stream = participants[index].publishedStreams.firstIndex(where: { $0.kind == kind }) else { return Reply() }
         participants[index].publishedStreams[stream].isMuted = muted
         let snapshot = PublisherSnapshot(info: participants[index].info, streams: participants[index].publishedStreams)
-        return broadcast(.participantPublished(snapshot), except: clientIndex)
+        return Reply(outgoing: broadcast(.participantPublished(snapshot), except: clientIndex))
     }
 
-    private func subscribe(to publisherId: String, clientIndex: Int) -> [Outgoing] {
-        guard participants.contains(where: { $0.clientIndex == clientIndex }),
-              let publisher = participant(publisherId), !publisher.publishedStreams.isEmpty else { return [] }
-        return [Outgoing(clientIndex: clientIndex, message: .subscribeAccepted(publisherId: publisherId))]
+    private func subscribe(to publisherId: String, clientIndex: Int) -> Reply {
+        guard index(ofClient: clientIndex) != nil,
+              let publisher = participant(publisherId), !publisher.publishedStreams.isEmpty else { return Reply() }
+        return Reply(outgoing: [Outgoing(clientIndex: clientIndex, message: .subscribeAccepted(publisherId: publisherId))])
     }
 
-    private mutating func leave(clientIndex: Int) -> [Outgoing] {
-        guard let index = participants.firstIndex(where: { $0.clientIndex == clientIndex }) else { return [] }
+    private mutating func leave(clientIndex: Int) -> Reply {
+        guard let index = index(ofClient: clientIndex) else { return Reply() }
         let leaving = participants.remove(at: index)
-        return broadcast(.participantLeft(participantId: leaving.info.participantId), except: clientIndex)
+        return Reply(outgoing: broadcast(.participantLeft(participantId: leaving.info.participantId), except: clientIndex))
     }
 
     /// Every other connected participant as a joining client first sees it.
@@ -123,7 +161,7 @@ public struct StageServer: Hashable, Sendable {
         participants.filter { $0.clientIndex != clientIndex }.map { PublisherSnapshot(info: $0.info, streams: $0.publishedStreams) }
     }
 
-    private func broadcast(_ message: WireMessage, except clientIndex: Int) -> [Outgoing] {
+    func broadcast(_ message: WireMessage, except clientIndex: Int) -> [Outgoing] {
         participants.filter { $0.clientIndex != clientIndex }.map { Outgoing(clientIndex: $0.clientIndex, message: message) }
     }
 

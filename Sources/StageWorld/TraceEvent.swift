@@ -19,6 +19,12 @@ public struct TraceEvent: Hashable, Sendable {
         case strategyQueried(StrategyQueryReport)
         /// A client's timer fired and changed something (STG-3 retries).
         case timerFired(ClientTimer)
+        /// The stage service changed what it holds about a participant (TOK, VIS evidence).
+        case service(ServiceEvent)
+        /// The SDK reported an error for a host call to its error delegate (TOK-4, TOK-3).
+        case sdkError(SDKErrorReport)
+        /// A composition's layout changed (TOK-9).
+        case layout(CompositionLayout)
     }
 
     public init(time: VirtualTime, observer: String, kind: Kind) {
@@ -32,7 +38,8 @@ public struct TraceEvent: Hashable, Sendable {
         return nil
     }
 
-    /// The kind's name for the trace file: `host`, `renderer`, `delivered`, `lost`, `strategy`, `timer`.
+    /// The kind's name for the trace file: `host`, `renderer`, `delivered`, `lost`, `strategy`, `timer`,
+    /// `service`, `error`, `layout`.
     public var category: String {
         switch kind {
         case .hostCall: "host"
@@ -41,6 +48,9 @@ public struct TraceEvent: Hashable, Sendable {
         case .lost: "lost"
         case .strategyQueried: "strategy"
         case .timerFired: "timer"
+        case .service: "service"
+        case .sdkError: "error"
+        case .layout: "layout"
         }
     }
 
@@ -53,6 +63,9 @@ public struct TraceEvent: Hashable, Sendable {
         case .lost(let message): "lost \(message.summary)"
         case .strategyQueried(let report): TraceText.report(report)
         case .timerFired(let timer): timer.summary
+        case .service(let event): event.summary
+        case .sdkError(let report): report.summary
+        case .layout(let layout): layout.summary
         }
     }
 
@@ -74,6 +87,17 @@ public enum TraceText {
 
     public static func streams(_ streams: [StageStream]) -> String {
         "[" + streams.map(\.description).joined(separator: ",") + "]"
+    }
+
+    /// A token as the trace shows it: its claims (never the signature, which ECDSA randomizes),
+    /// or the start of a string that is not a readable token.
+    public static func token(_ token: String) -> String {
+        guard let claims = TokenCodec.decodeUnverified(token) else {
+            return "unreadable token \(json(String(token.prefix(24))))\(token.count > 24 ? "..." : "")"
+        }
+        let capabilities = [claims.capabilities.canPublish ? "publish" : nil, claims.capabilities.canSubscribe ? "subscribe" : nil]
+        return "jti=\(claims.participantId) topic=\(claims.topic) user=\(claims.userId) \(claims.attributes) "
+            + "caps=\(capabilities.compactMap { $0 }.joined(separator: "+")) exp=\(claims.expiresAtSeconds)"
     }
 
     public static func snapshot(_ snapshot: PublisherSnapshot) -> String {

@@ -16,7 +16,10 @@ public struct PublisherSnapshot: Hashable, Sendable {
 /// The signaling vocabulary between a client SDK and the stage service (STG, STR-2, RND-2).
 public enum WireMessage: Hashable, Sendable {
     // client -> server
-    case join(TokenClaims)
+    /// The participant token, as the app passed it (TOK-1).
+    case join(token: String)
+    /// exchangeToken(new) on a connected stage (TOK-4, TOK-5).
+    case exchangeToken(String)
     case publish([StageStream])
     case unpublish
     case mute(MediaKind, Bool)
@@ -25,7 +28,14 @@ public enum WireMessage: Hashable, Sendable {
     case leave
     // server -> client
     case joinAccepted([PublisherSnapshot])
-    case joinRejected(StageError)
+    case joinRejected(StageError, reason: String)
+    /// The exchanged token verified; the participant's info is now this (TOK-5).
+    case exchangeAccepted(ParticipantInfo)
+    case exchangeRejected(StageError, reason: String)
+    /// Another participant exchanged its token: its new userId/attributes (VIS).
+    case participantUpdated(ParticipantInfo)
+    /// The service dropped this connection, e.g. its token joined again elsewhere (TOK-10).
+    case ejected(reason: String)
     case publishAccepted
     case publishRejected(StageError)
     case participantJoined(ParticipantInfo)
@@ -37,7 +47,8 @@ public enum WireMessage: Hashable, Sendable {
     /// A complete one-line rendering: the trace's `message` field.
     public var summary: String {
         switch self {
-        case .join(let claims): "join(\(claims.participantId) topic=\(claims.topic) exp=\(claims.expiresAtSeconds))"
+        case .join(let token): "join(\(TraceText.token(token)))"
+        case .exchangeToken(let token): "exchangeToken(\(TraceText.token(token)))"
         case .publish(let streams): "publish\(TraceText.streams(streams))"
         case .unpublish: "unpublish"
         case .mute(let kind, let muted): "mute(\(kind.rawValue), \(muted))"
@@ -45,7 +56,11 @@ public enum WireMessage: Hashable, Sendable {
         case .unsubscribe(let id): "unsubscribe(\(id))"
         case .leave: "leave"
         case .joinAccepted(let snapshots): "joinAccepted[\(snapshots.map(TraceText.snapshot).joined(separator: ", "))]"
-        case .joinRejected(let error): "joinRejected(\(error))"
+        case .joinRejected(let error, let reason): "joinRejected(\(error): \(reason))"
+        case .exchangeAccepted(let info): "exchangeAccepted(\(TraceText.info(info)))"
+        case .exchangeRejected(let error, let reason): "exchangeRejected(\(error): \(reason))"
+        case .participantUpdated(let info): "participantUpdated(\(TraceText.info(info)))"
+        case .ejected(let reason): "ejected(\(reason))"
         case .publishAccepted: "publishAccepted"
         case .publishRejected(let error): "publishRejected(\(error))"
         case .participantJoined(let info): "participantJoined(\(TraceText.info(info)))"

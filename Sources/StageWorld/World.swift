@@ -34,12 +34,16 @@ public struct World: Hashable, Sendable {
     public private(set) var network: Network
     public private(set) var pending: EventQueue<PendingEvent>
 
-    /// A world at time zero; clients are ordered by name so that indices never depend on input order.
-    public init(stageId: String, clients: [Client], links: [String: LinkConditions], defaultLink: LinkConditions, seed: UInt64) {
+    /// A world at time zero; clients are ordered by name so that indices never depend on input
+    /// order. The stage service trusts `keyRing` (by default the standard app and service keys).
+    public init(
+        stageId: String, clients: [Client], links: [String: LinkConditions], defaultLink: LinkConditions, seed: UInt64,
+        keyRing: TokenKeyRing = StageKeys.standard.keyRing
+    ) {
         let sorted = clients.sorted { $0.name < $1.name }
         self.now = .zero
         self.clients = sorted
-        self.server = StageServer(stageId: stageId)
+        self.server = StageServer(stageId: stageId, keyRing: keyRing)
         self.network = Network(links: sorted.map { links[$0.name] ?? defaultLink }, seed: seed)
         self.pending = EventQueue()
     }
@@ -70,29 +74,43 @@ public struct World: Hashable, Sendable {
     }
 
     private mutating func fire(_ event: PendingEvent, host: (any HostStrategies)?) -> [TraceEvent] {
+        let time = now
         switch event {
         case .hostCall(let index, let call):
-            var trace = [TraceEvent(time: now, observer: clients[index].name, kind: .hostCall(call))]
-            let output = clients[index].handle(call, strategy: strategy(forClient: index, host: host), now: now)
-            trace += record(output, clientIndex: index)
-            return trace
+            let answers = strategy(forClient: index, host: host)
+            let hostCall = TraceEvent(time: now, observer: clients[index].name, kind: .hostCall(call))
+            return [hostCall] + input(index) { $0.handle(call, strategy: answers, now: time) }.trace
         case .timer(let index, let timer):
-            let output = clients[index].handle(timer, now: now)
-            guard !(output.events.isEmpty && output.messages.isEmpty) else { return [] }
-            return [TraceEvent(time: now, observer: clients[index].name, kind: .timerFired(timer))] + record(output, clientIndex: index)
+            let (changed, trace) = input(index) { $0.handle(timer, now: time) }
+            return changed ? [TraceEvent(time: now, observer: clients[index].name, kind: .timerFired(timer))] + trace : []
         case .delivery(let envelope):
-            var trace = [TraceEvent(time: now, observer: observerName(envelope.to), kind: .delivered(envelope.message))]
+            let delivered = TraceEvent(time: now, observer: observerName(envelope.to), kind: .delivered(envelope.message))
             switch envelope.to {
             case .server:
-                for reply in server.handle(envelope.message, from: envelope.clientIndex, now: now) {
-                    send(Envelope(from: .server, to: .client(reply.clientIndex), message: reply.message))
+                let reply = server.handle(envelope.message, from: envelope.clientIndex, now: now)
+                for outgoing in reply.outgoing {
+                    send(Envelope(from: .server, to: .client(outgoing.clientIndex), message: outgoing.message))
                 }
+                return [delivered] + reply.events.map { TraceEvent(time: time, observer: "server", kind: .service($0)) }
             case .client(let index):
-                let output = clients[index].handle(envelope.message, strategy: strategy(forClient: index, host: host))
-                trace += record(output, clientIndex: index)
+                let answers = strategy(forClient: index, host: host)
+                return [delivered] + input(index) { $0.handle(envelope.message, strategy: answers) }.trace
             }
-            return trace
         }
+    }
+
+    /// Lets one client handle an input, sends what it asks for, and returns its trace events
+    /// (with a layout event when a composition's layout changed); `changed` tells whether the
+    /// input did anything at all.
+    private mutating func input(_ index: Int, _ handle: (inout Client) -> Client.Output) -> (changed: Bool, trace: [TraceEvent]) {
+        let layoutBefore = clients[index].compositionLayout
+        let output = handle(&clients[index])
+        var trace = record(output, clientIndex: index)
+        if let layout = clients[index].compositionLayout, layout != layoutBefore {
+            trace.append(TraceEvent(time: now, observer: clients[index].name, kind: .layout(layout)))
+        }
+        let changed = !(output.events.isEmpty && output.messages.isEmpty && output.errors.isEmpty)
+        return (changed, trace)
     }
 
     private mutating func record(_ output: Client.Output, clientIndex: Int) -> [TraceEvent] {
@@ -105,6 +123,7 @@ public struct World: Hashable, Sendable {
         let name = clients[clientIndex].name
         let report = output.report.map { [TraceEvent(time: now, observer: name, kind: .strategyQueried($0))] } ?? []
         return report + output.events.map { TraceEvent(time: now, observer: name, kind: .renderer($0)) }
+            + output.errors.map { TraceEvent(time: now, observer: name, kind: .sdkError($0)) }
     }
 
     private mutating func send(_ envelope: Envelope) {

@@ -334,8 +334,9 @@ struct StageSDKTests {
 
         #expect(simulation.violations.isEmpty, "seed \(simulation.seed): \(simulation.violations)")
         #expect(alice.renderer.events.last == .connection(.disconnected, nil))
+        let bobInfo = try #require(TokenCodec.decodeUnverified(bob.stage.token)).participantInfo(isLocal: false)
         let bobJoined = try #require(simulation.trace.events.first {
-            $0.observer == "alice" && $0.rendererEvent == .participantDidJoin(bob.stage.token.participantInfo(isLocal: false))
+            $0.observer == "alice" && $0.rendererEvent == .participantDidJoin(bobInfo)
         })
         let aliceLeave = try #require(simulation.trace.events.first { $0.observer == "alice" && $0.kind == .hostCall(.leave) })
         #expect(aliceLeave.time == bobJoined.time)

@@ -8,7 +8,7 @@ import Testing
 @Suite("Join retry window (STG-3)")
 struct JoinRetryTests {
     private func soloWorld(policy: JoinRetryPolicy) -> World {
-        let client = Client(sdk: .web(SemanticVersion(1, 0, 0)), token: claims("solo"), strategy: StrategySpec(), joinRetry: policy)
+        let client = Client(name: "solo", sdk: .web(SemanticVersion(1, 0, 0)), token: signedToken("solo"), strategy: StrategySpec(), joinRetry: policy)
         var world = World(stageId: "stage-1", clients: [client], links: [:], defaultLink: LinkConditions(), seed: 1)
         world.scheduleHostCall(.join, clientIndex: 0, at: .zero)
         return world
@@ -71,12 +71,12 @@ struct JoinRetryTests {
 
     @Test("a retried join is answered again without announcing the participant twice")
     func retriedJoinIsIdempotent() {
-        var server = StageServer(stageId: "stage-1")
-        _ = server.handle(.join(claims("a")), from: 0, now: .zero)
-        let first = server.handle(.join(claims("b")), from: 1, now: .zero)
-        let again = server.handle(.join(claims("b")), from: 1, now: .seconds(5))
-        #expect(first.count == 2)
-        #expect(again.map(\.clientIndex) == [1])
+        var server = StageServer(stageId: "stage-1", keyRing: StageKeys.standard.keyRing)
+        _ = server.handle(.join(token: signedToken("a")), from: 0, now: .zero)
+        let first = server.handle(.join(token: signedToken("b")), from: 1, now: .zero)
+        let again = server.handle(.join(token: signedToken("b")), from: 1, now: .seconds(5))
+        #expect(first.outgoing.count == 2)
+        #expect(again.outgoing.map(\.clientIndex) == [1])
         #expect(server.participants.count == 2)
     }
 

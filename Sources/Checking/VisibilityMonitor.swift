@@ -1,0 +1,114 @@
+import StageCore
+import StageWorld
+
+/// The part of a ParticipantInfo that token exchange changes and VIS is about.
+struct VisibleMetadata: Hashable, Sendable, CustomStringConvertible {
+    var userId: String
+    var attributes: Attributes
+
+    init(_ info: ParticipantInfo) {
+        userId = info.userId
+        attributes = info.attributes
+    }
+
+    var description: String { "user=\(userId) \(attributes)" }
+}
+
+/// VIS-1..4: at every moment, what each observer's renderers show of each remote participant's
+/// userId and attributes is what its SDK kind may see, given what the stage service has told it:
+/// - participantDidJoin shows the newest metadata received, silent updates included (VIS-2, VIS-4);
+/// - participantMetadataDidUpdate reaches only mobile >= 1.37.0, only for an announced
+///   participant, with the newest metadata (VIS-1), and such an observer gets it for every
+///   update that arrives while the participant is announced (VIS-3, VIS-4);
+/// - every other event of a join..leave shows what the renderers were last shown: older mobile,
+///   web and composition never see an update before the participant publishes again (VIS-3).
+public struct VisibilityMonitor: InvariantMonitor {
+    public let name = "metadata-visibility"
+    public let rules = ["VIS-1", "VIS-2", "VIS-3", "VIS-4"]
+    /// The newest metadata each observer's SDK has received about each participant.
+    private var received: [ObserverParticipant: VisibleMetadata] = [:]
+    /// What each observer's renderers were last shown, while the participant is announced.
+    private var shown: [ObserverParticipant: VisibleMetadata] = [:]
+    /// Updates a mobile >= 1.37.0 observer has received and not yet rendered.
+    private var owed: [ObserverParticipant: TraceEvent] = [:]
+
+    public init() {}
+
+    public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
+        guard let client = world.clients.first(where: { $0.name == event.observer }) else { return [] }
+        switch event.kind {
+        case .delivered(let message):
+            let overdue = settle(observer: event.observer, before: event, index: index)
+            receive(message, observer: event.observer, sdk: client.sdk, at: event)
+            return overdue
+        case .renderer(let renderer):
+            guard let info = renderer.participant, !info.isLocal else { return [] }
+            return render(renderer, info: info, client: client, event: event, index: index)
+        default:
+            return []
+        }
+    }
+
+    public func finish(world: World) -> [Violation] {
+        owed.keys.sorted().compactMap { key in
+            owed[key].map { overdue($0, key: key, index: nil) }
+        }
+    }
+
+    private mutating func receive(_ message: WireMessage, observer: String, sdk: SDKKind, at event: TraceEvent) {
+        var infos: [ParticipantInfo] = []
+        switch message {
+        case .joinAccepted(let snapshots): infos = snapshots.map(\.info)
+        case .participantJoined(let info), .participantUpdated(let info): infos = [info]
+        case .participantPublished(let snapshot): infos = [snapshot.info]
+        default: return
+        }
+        for info in infos {
+            let key = ObserverParticipant(observer: observer, participantId: info.participantId)
+            let metadata = VisibleMetadata(info)
+            received[key] = metadata
+            if case .participantUpdated = message, sdk.hasMetadataUpdateEvent, let current = shown[key], current != metadata {
+                owed[key] = event
+            }
+        }
+    }
+
+    /// Updates owed to an observer must be rendered while handling the message that brought
+    /// them: by the observer's next delivery, none may be left.
+    private mutating func settle(observer: String, before event: TraceEvent, index: Int) -> [Violation] {
+        let keys = owed.keys.filter { $0.observer == observer }.sorted()
+        return keys.compactMap { key in owed.removeValue(forKey: key).map { overdue($0, key: key, index: index) } }
+    }
+
+    private func overdue(_ event: TraceEvent, key: ObserverParticipant, index: Int?) -> Violation {
+        violation(event, index: index, "\(key.participantId)'s metadata update reached \(key.observer) (a mobile SDK >= 1.37.0) while announced, but no participantMetadataDidUpdate followed")
+    }
+
+    private mutating func render(_ renderer: RendererEvent, info: ParticipantInfo, client: Client, event: TraceEvent, index: Int) -> [Violation] {
+        let key = ObserverParticipant(observer: event.observer, participantId: info.participantId)
+        let metadata = VisibleMetadata(info)
+        let newest = received[key]
+        switch renderer {
+        case .participantDidJoin:
+            shown[key] = metadata
+            return newest.map { $0 == metadata } ?? true ? []
+                : [violation(event, index: index, "participantDidJoin shows \(info.participantId) as \(metadata), but the newest metadata received is \(newest.map(\.description) ?? "-")")]
+        case .participantMetadataDidUpdate:
+            guard client.sdk.hasMetadataUpdateEvent else {
+                return [violation(event, index: index, "participantMetadataDidUpdate reached a \(client.sdk) observer; only mobile >= 1.37.0 has it")]
+            }
+            guard shown[key] != nil else {
+                return [violation(event, index: index, "participantMetadataDidUpdate for \(info.participantId), which is not announced")]
+            }
+            shown[key] = metadata
+            if owed[key] != nil && newest == metadata { owed[key] = nil }
+            return newest == metadata ? [] : [violation(event, index: index, "participantMetadataDidUpdate shows \(metadata), not the newest received \(newest.map(\.description) ?? "-")")]
+        default:
+            let expected = shown[key]
+            if case .participantDidLeave = renderer { shown[key] = nil }
+            let exempt = client.sdk == .composition && client.composition.liveLayoutUpdates
+            guard let expected, expected != metadata, !exempt else { return [] }
+            return [violation(event, index: index, "\(renderer.name) shows \(info.participantId) as \(metadata), but this observer's renderers were shown \(expected) and may not see an update before the participant publishes again")]
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Simulation
+import StageCore
+import StageWorld
+
+extension ScenarioLoader {
+    /// A participant's token: `token: "<raw string>"` as is, or claims StageSim signs, from
+    /// `userId`, `attributes`, `capabilities`, `tokenExpiresAt`, `tokenTopic`, `tokenResource`,
+    /// `tokenJti` and `tokenSignedBy` (TOK-1..3).
+    static func participantToken(_ map: inout YAMLMapping, name: String, stageId: String) throws -> TokenSource {
+        let claimKeys = ["userId", "attributes", "capabilities", "tokenExpiresAt", "tokenTopic", "tokenResource", "tokenJti", "tokenSignedBy"]
+        if let raw = map.optional("token") {
+            if let clash = claimKeys.first(where: { map.optional($0) != nil }) {
+                throw raw.error("'token' gives the raw token string; it cannot be combined with '\(clash)'")
+            }
+            return .raw(try raw.string("token"))
+        }
+        var claims = StageKeys.claims(participantId: name, stageId: stageId)
+        if let value = map.optional("userId") { claims.userId = try value.string("userId") }
+        if let value = map.optional("attributes") { claims.attributes = Attributes(try value.stringMap("attributes")) }
+        if let value = map.optional("capabilities") { claims.capabilities = try capabilities(value) }
+        if let value = map.optional("tokenExpiresAt") { claims.expiresAtSeconds = try seconds(value, "tokenExpiresAt") }
+        if let value = map.optional("tokenTopic") { claims.topic = try value.string("tokenTopic") }
+        if let value = map.optional("tokenResource") { claims.resource = try value.string("tokenResource") }
+        if let value = map.optional("tokenJti") { claims.participantId = try value.string("tokenJti") }
+        let signer = try map.optional("tokenSignedBy")?.oneOf("tokenSignedBy", TokenSigner.self) ?? .app
+        return .signed(claims, by: signer)
+    }
+
+    /// The `token:` of an exchangeToken step: a raw string, or a mapping that patches the
+    /// participant's declared (join) token claims (`userId`, `attributes`, `capabilities`, `expiresAt`,
+    /// `topic`, `resource`, `jti`, `whipUrl`, `eventsUrl`, `signedBy`); `iat` is the step's time.
+    static func exchangedToken(_ node: YAMLNode, declared: TokenClaims?, at: VirtualDuration) throws -> TokenSource {
+        guard node.node.mapping != nil else { return .raw(try node.string("token")) }
+        guard var claims = declared else {
+            throw node.error("this participant's token is a raw string; give the exchanged token as a raw string too")
+        }
+        var map = try node.mapping("an exchanged token")
+        claims.issuedAtSeconds = at.nanoseconds / 1_000_000_000
+        if let value = map.optional("userId") { claims.userId = try value.string("userId") }
+        if let value = map.optional("attributes") { claims.attributes = Attributes(try value.stringMap("attributes")) }
+        if let value = map.optional("capabilities") { claims.capabilities = try capabilities(value) }
+        if let value = map.optional("expiresAt") { claims.expiresAtSeconds = try seconds(value, "expiresAt") }
+        let texts: [(String, WritableKeyPath<TokenClaims, String>)] = [
+            ("topic", \.topic), ("resource", \.resource), ("jti", \.participantId), ("whipUrl", \.whipURL), ("eventsUrl", \.eventsURL),
+        ]
+        for (key, path) in texts {
+            if let value = map.optional(key) { claims[keyPath: path] = try value.string(key) }
+        }
+        let signer = try map.optional("signedBy")?.oneOf("signedBy", TokenSigner.self) ?? .app
+        try map.finish("an exchanged token")
+        return .signed(claims, by: signer)
+    }
+
+    /// The claims behind a declared token, when StageSim signs it.
+    static func claims(of source: TokenSource) -> TokenClaims? {
+        if case .signed(let claims, _) = source { return claims }
+        return nil
+    }
+
+    private static func seconds(_ node: YAMLNode, _ what: String) throws -> UInt64 {
+        try duration(node, what).nanoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,72 @@
+import StageCore
+
+extension Client {
+    /// exchangeToken(new) (TOK-3..5). The SDK reads the new token and refuses it at once, with
+    /// nothing changed, when it cannot be read or changes an immutable field (TOK-4). Before
+    /// joining the token is simply replaced; once connected the service must verify it first.
+    mutating func exchangeToken(_ newToken: String) -> Output {
+        var output = Output()
+        guard case .mobile = sdk else {
+            return refuse("exchangeToken is an API of the mobile SDKs only", code: .tokenNotAllowed, into: &output)
+        }
+        guard let newClaims = TokenCodec.decodeUnverified(newToken) else {
+            return refuse("the new token cannot be read", code: .tokenMalformed, into: &output)
+        }
+        if let current = claims, let field = TokenClaims.changedImmutableField(from: current, to: newClaims) {
+            return refuse("the immutable field '\(field)' changed (TOK-4)", code: .tokenNotAllowed, into: &output)
+        }
+        switch view.local.connectionState {
+        case .connected:
+            pendingExchange = newToken
+            output.messages.append(.exchangeToken(newToken))
+        case .disconnected, .errored:
+            adopt(token: newToken, claims: newClaims)
+            view.local.info = newClaims.participantInfo(isLocal: true)
+        case .connecting:
+            return refuse("a join is in progress", code: .canceled, into: &output)
+        }
+        return output
+    }
+
+    private func refuse(_ reason: String, code: StageErrorCode, into output: inout Output) -> Output {
+        output.errors.append(SDKErrorReport(operation: "exchangeToken", error: StageError(code: code, category: .join, isFatal: false), reason: reason))
+        return output
+    }
+
+    /// The service verified the exchanged token: the new capabilities take effect with no
+    /// reconnect (TOK-5..8).
+    mutating func exchangeAccepted(_ info: ParticipantInfo, strategy: some StrategyAnswers, into output: inout Output) {
+        guard let newToken = pendingExchange, let newClaims = TokenCodec.decodeUnverified(newToken) else { return }
+        pendingExchange = nil
+        adopt(token: newToken, claims: newClaims)
+        var local = info
+        local.isLocal = true
+        output.apply(Reconciler.tokenExchanged(&view, newInfo: local, strategy: strategy), view: view)
+    }
+
+    /// Another participant exchanged its token (VIS-1..4). Renderers of a mobile SDK >= 1.37.0
+    /// hear participantMetadataDidUpdate at once when the participant is announced. Other SDKs
+    /// keep the announced info until the participant publishes again; a composition with live
+    /// layout updates takes the new attributes silently (TOK-9 option). A participant not yet
+    /// announced is updated silently: its join event will carry the new info (VIS-2).
+    mutating func remoteMetadataUpdated(_ info: ParticipantInfo, into output: inout Output) {
+        guard let index = view.index(of: info.participantId) else { return }
+        guard view[index: index].announced else {
+            view[index: index].info = info
+            return
+        }
+        if sdk.hasMetadataUpdateEvent {
+            view[index: index].info = info
+            output.events.append(.participantMetadataDidUpdate(info))
+        } else if sdk == .composition && composition.liveLayoutUpdates {
+            view[index: index].info = info
+        }
+    }
+
+    /// The service dropped this connection (TOK-10): renderers see everything leave, then
+    /// `disconnected` with PARTICIPANT_DISCONNECTED.
+    mutating func ejected(_ reason: String, into output: inout Output) {
+        disconnect(error: StageError(code: .participantDisconnected, category: .join, isFatal: true), into: &output)
+        output.errors.append(SDKErrorReport(operation: "connection", error: StageError(code: .participantDisconnected, category: .join, isFatal: true), reason: reason))
+    }
+}

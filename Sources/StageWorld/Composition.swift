@@ -1,0 +1,43 @@
+import StageCore
+
+/// How a server-side composition lays out the stage from participants' attributes (TOK-9).
+public struct CompositionOptions: Hashable, Sendable {
+    /// The attribute whose value `true` makes a participant the featured one.
+    public var featuredParticipantAttribute: String
+    /// The attribute holding a participant's position (an integer; missing ones go last).
+    public var participantOrderAttribute: String
+    /// false (the seed's behaviour): attributes changed by token exchange reach the layout
+    /// only when the participant reconnects or publishes again. true: a newer page's behaviour,
+    /// the layout follows exchanged attributes at once.
+    public var liveLayoutUpdates: Bool
+
+    public init(featuredParticipantAttribute: String = "featured", participantOrderAttribute: String = "order", liveLayoutUpdates: Bool = false) {
+        self.featuredParticipantAttribute = featuredParticipantAttribute
+        self.participantOrderAttribute = participantOrderAttribute
+        self.liveLayoutUpdates = liveLayoutUpdates
+    }
+}
+
+/// The layout a composition shows: who is featured and the order of the other tiles (TOK-9).
+public struct CompositionLayout: Hashable, Sendable {
+    public var featured: String?
+    public var order: [String]
+
+    public var summary: String { "featured=\(featured ?? "-") order=[\(order.joined(separator: ","))]" }
+}
+
+extension Client {
+    /// The layout this composition shows now, from the info it has of each publishing
+    /// participant; nil for clients that are not a composition.
+    public var compositionLayout: CompositionLayout? {
+        guard sdk == .composition else { return nil }
+        let shown = view.remotes.filter(\.announced).map(\.info)
+        let ordered = shown.sorted { lhs, rhs in
+            let left = Int(lhs.attributes[composition.participantOrderAttribute] ?? "") ?? Int.max
+            let right = Int(rhs.attributes[composition.participantOrderAttribute] ?? "") ?? Int.max
+            return (left, lhs.participantId) < (right, rhs.participantId)
+        }
+        let featured = ordered.first { $0.attributes[composition.featuredParticipantAttribute] == "true" }?.participantId
+        return CompositionLayout(featured: featured, order: ordered.map(\.participantId))
+    }
+}

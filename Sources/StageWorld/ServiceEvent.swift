@@ -1,0 +1,43 @@
+import StageCore
+
+/// A change in what the stage service holds about a participant, recorded in the trace so that
+/// monitors and reports can see the service's side of token exchange and publishing (TOK, VIS).
+public enum ServiceEvent: Hashable, Sendable {
+    /// A join verified: the participant is connected with this info (TOK-1).
+    case admitted(ParticipantInfo)
+    /// An exchanged token verified: the participant's info is now this (TOK-5).
+    case metadataUpdated(ParticipantInfo)
+    /// The participant started publishing; observers announce it with this info (VIS-2, VIS-4).
+    case publishing(ParticipantInfo)
+    /// A connection was dropped by the service (TOK-10).
+    case ejected(participantId: String, reason: String)
+    /// A join or exchange was refused (TOK-1, TOK-3, TOK-4).
+    case refused(operation: String, error: StageError, reason: String)
+
+    public var summary: String {
+        switch self {
+        case .admitted(let info): "admitted \(TraceText.info(info))"
+        case .metadataUpdated(let info): "metadataUpdated \(TraceText.info(info))"
+        case .publishing(let info): "publishing \(TraceText.info(info))"
+        case .ejected(let id, let reason): "ejected \(id) (\(reason))"
+        case .refused(let operation, let error, let reason): "refused \(operation): \(error): \(reason)"
+        }
+    }
+}
+
+/// An error the SDK hands to the app's error delegate for a host call (STG-1's one error
+/// delegate): an exchange refused at once or by the service (TOK-3, TOK-4).
+public struct SDKErrorReport: Hashable, Sendable {
+    /// The host call that failed, e.g. `exchangeToken`.
+    public var operation: String
+    public var error: StageError
+    public var reason: String
+
+    public init(operation: String, error: StageError, reason: String) {
+        self.operation = operation
+        self.error = error
+        self.reason = reason
+    }
+
+    public var summary: String { "\(operation) failed: \(error): \(reason)" }
+}

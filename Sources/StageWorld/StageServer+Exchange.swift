@@ -1,0 +1,44 @@
+import Simulation
+import StageCore
+
+extension StageServer {
+    /// exchangeToken on the service side (TOK-3..5): the new token must verify, both tokens
+    /// must be key-pair tokens, and the immutable fields must not change. On success the
+    /// participant's info changes in place, with no reconnect, and every other client hears it.
+    mutating func exchange(_ token: String, clientIndex: Int, now: VirtualTime) -> Reply {
+        guard let index = index(ofClient: clientIndex) else { return Reply() }
+        switch verify(token, now: now) {
+        case .failure(let rejection):
+            return refuseExchange(clientIndex, rejection.stageError, rejection.reason)
+        case .success(let verified):
+            if let reason = Self.exchangeRefusal(current: participants[index], new: verified) {
+                return refuseExchange(clientIndex, StageError(code: .tokenNotAllowed, category: .join, isFatal: false), reason)
+            }
+            let info = verified.claims.participantInfo(isLocal: false)
+            participants[index].claims = verified.claims
+            participants[index].info = info
+            return Reply(
+                outgoing: [Outgoing(clientIndex: clientIndex, message: .exchangeAccepted(info))] + broadcast(.participantUpdated(info), except: clientIndex),
+                events: [.metadataUpdated(info)]
+            )
+        }
+    }
+
+    /// Why the service refuses an otherwise valid token as an exchange, or nil.
+    static func exchangeRefusal(current: ServerParticipant, new: VerifiedToken) -> String? {
+        if current.origin != .keyPair || new.origin != .keyPair {
+            return "token exchange works only with key-pair tokens, not tokens the service issued (TOK-3)"
+        }
+        if let field = TokenClaims.changedImmutableField(from: current.claims, to: new.claims) {
+            return "the immutable field '\(field)' changed (TOK-4)"
+        }
+        return nil
+    }
+
+    private func refuseExchange(_ clientIndex: Int, _ error: StageError, _ reason: String) -> Reply {
+        Reply(
+            outgoing: [Outgoing(clientIndex: clientIndex, message: .exchangeRejected(error, reason: reason))],
+            events: [.refused(operation: "exchangeToken", error: error, reason: reason)]
+        )
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import Reporting
+
+/// `stagesim report <kind>`: generate the reports that are checked in under `Reports/`.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Generate reports under Reports/.",
+        subcommands: [VisibilityReportCommand.self]
+    )
+}
+
+/// `stagesim report visibility`: simulate every cell of the metadata visibility matrix.
+struct VisibilityReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "visibility",
+        abstract: "Simulate the token-exchange visibility matrix (VIS-1..4) and write visibility.md and visibility.json.",
+        discussion: "Exit status: 0 when every cell equals the seed's table and no invariant broke, 1 otherwise."
+    )
+
+    @Option(help: "How many seeds to simulate each cell on (seeds 1...N).")
+    var seeds: Int = 50
+
+    @Option(help: "The directory to write visibility.md and visibility.json to.")
+    var out: String = "Reports"
+
+    func validate() throws {
+        guard (1...100_000).contains(seeds) else { throw ValidationError("--seeds must be between 1 and 100000") }
+    }
+
+    func run() throws {
+        print("seeds: 1...\(seeds)")
+        let matrix = VisibilityMatrix.simulate(seeds: (1...UInt64(seeds)).map { $0 }) { history, count in
+            print("  simulated \(history.label): \(count) seeds x \(ObserverKind.allCases.count) observers")
+        }
+        try write(matrix)
+        for cell in matrix.cells where !cell.agrees {
+            print("DISAGREES: \(cell.history.label) / \(cell.observer.rawValue): expected \(cell.expected.rawValue) \(cell.expectedVia), "
+                  + "saw \(cell.outcomes.map { "\($0.outcome) on \($0.seeds.count) seeds" }.joined(separator: ", "))")
+        }
+        matrix.violations.prefix(10).forEach { print("violation: \($0)") }
+        let agreeing = matrix.cells.filter(\.agrees).count
+        print("cells matching the seed's table: \(agreeing)/\(matrix.cells.count); invariant violations: \(matrix.violations.count)")
+        if !matrix.agrees { throw ExitCode(1) }
+    }
+
+    private func write(_ matrix: VisibilityMatrix) throws {
+        let markdownPath = (out as NSString).appendingPathComponent("visibility.md")
+        let jsonPath = (out as NSString).appendingPathComponent("visibility.json")
+        do {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            try Data(VisibilityReport.markdown(matrix).utf8).write(to: URL(fileURLWithPath: markdownPath), options: .atomic)
+            try VisibilityReport.json(matrix).write(to: URL(fileURLWithPath: jsonPath), options: .atomic)
+        } catch {
+            throw ValidationError("cannot write the report to \(out): \(error.localizedDescription)")
+        }
+        print("wrote \(markdownPath) and \(jsonPath)")
+    }
+}
