@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+@Suite("stagesim report visibility, as separate processes")
+struct ReportCommandTests {
+    private func reportDirectory() throws -> String {
+        let marker = try temporaryFile("marker", contents: "")
+        return (marker as NSString).deletingLastPathComponent
+    }
+
+    @Test("two processes write byte-identical visibility reports, and the matrix equals the seed's table (VIS, NET-1)")
+    func deterministicReport() throws {
+        let first = try reportDirectory()
+        let second = try reportDirectory()
+        let runs = try [first, second].map { try stagesim(["report", "visibility", "--seeds", "3", "--out", $0]) }
+        for run in runs {
+            #expect(run.status == 0, "\(run.output)\(run.errorOutput)")
+            #expect(run.output.contains("cells matching the seed's table: 12/12; invariant violations: 0"))
+        }
+        for file in ["visibility.md", "visibility.json"] {
+            let one = try Data(contentsOf: URL(fileURLWithPath: first + "/" + file))
+            let other = try Data(contentsOf: URL(fileURLWithPath: second + "/" + file))
+            #expect(!one.isEmpty)
+            #expect(one == other, "\(file) differs between processes")
+        }
+    }
+
+    @Test("a bad --seeds value is a usage error")
+    func badSeeds() throws {
+        let run = try stagesim(["report", "visibility", "--seeds", "0"])
+        #expect(run.status == 64)
+        #expect(run.errorOutput.contains("--seeds must be between 1 and 100000"))
+    }
+
+    @Test("the checked-in report is what the command generates today")
+    func checkedInReportIsCurrent() throws {
+        let directory = try reportDirectory()
+        let checkedIn = try String(contentsOfFile: packageRoot + "/Reports/visibility.md", encoding: .utf8)
+        let seedsLine = try #require(checkedIn.split(separator: "\n").first { $0.contains("--seeds ") })
+        let seeds = try #require(seedsLine.split(separator: "--seeds ").last?.split(separator: "`").first)
+        let run = try stagesim(["report", "visibility", "--seeds", String(seeds), "--out", directory])
+        #expect(run.status == 0)
+        let generated = try String(contentsOfFile: directory + "/visibility.md", encoding: .utf8)
+        #expect(generated == checkedIn, "Reports/visibility.md is stale: run `swift run stagesim report visibility`")
+    }
+}
