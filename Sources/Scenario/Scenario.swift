@@ -13,6 +13,7 @@ public struct ParticipantSpec: Hashable, Sendable {
     public var video: VideoConfiguration
     public var joinRetry: JoinRetryPolicy
     public var composition: CompositionOptions
+    public var reconnect: ReconnectPolicy
 }
 
 /// A host call the script makes at a virtual time; `line` points back into the file.
@@ -112,6 +113,10 @@ public struct Scenario: Hashable, Sendable {
     public var duration: VirtualDuration
     public var stageId: String
     public var network: LinkConditions
+    /// Partitions and outages (NET-2).
+    public var faults: FaultPlan
+    /// The stage service's and every client's keepalive (SIG-6).
+    public var keepalive: KeepalivePolicy
     public var participants: [ParticipantSpec]
     public var steps: [ScenarioStep]
     public var expectations: [Expectation]
@@ -120,11 +125,14 @@ public struct Scenario: Hashable, Sendable {
     public func makeWorld(seed: UInt64) -> World {
         let clients = participants.map { Client(
                 name: $0.name, sdk: $0.sdk, token: StageKeys.standard.token($0.token), strategy: $0.strategy,
-                video: $0.video, joinRetry: $0.joinRetry, composition: $0.composition
+                video: $0.video, joinRetry: $0.joinRetry, composition: $0.composition,
+                keepalive: keepalive, reconnect: $0.reconnect
             ) }
         var links: [String: LinkConditions] = [:]
         for participant in participants { links[participant.name] = participant.link }
-        var world = World(stageId: stageId, clients: clients, links: links, defaultLink: network, seed: seed)
+        var world = World(
+            stageId: stageId, clients: clients, links: links, defaultLink: network, seed: seed, faults: faults, keepalive: keepalive
+        )
         for step in steps {
             if let index = world.clientIndex(named: step.participant) {
                 world.scheduleHostCall(step.call, clientIndex: index, at: .zero + step.at)

@@ -17,10 +17,11 @@ extension ScenarioLoader {
         let video = try map.optional("video").map(videoConfiguration) ?? VideoConfiguration()
         let joinRetry = try map.optional("joinRetry").map(joinRetryPolicy) ?? JoinRetryPolicy()
         let composition = try map.optional("composition").map(compositionOptions) ?? CompositionOptions()
+        let reconnect = try map.optional("reconnect").map(reconnectPolicy) ?? ReconnectPolicy()
         try map.finish("a participant")
         return ParticipantSpec(
             name: name, sdk: sdk, token: token, link: link, strategy: strategy, video: video,
-            joinRetry: joinRetry, composition: composition
+            joinRetry: joinRetry, composition: composition, reconnect: reconnect
         )
     }
 

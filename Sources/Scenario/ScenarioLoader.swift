@@ -46,11 +46,13 @@ public enum ScenarioLoader {
         let runLength = try map.optional("duration").map { try self.duration($0, "duration") } ?? VirtualDuration.seconds(30)
         let stageId = try map.optional("stage")?.string("stage") ?? "stage-1"
         let network = try map.optional("network").map { try link($0, base: LinkConditions()) } ?? LinkConditions()
+        let keepalive = try map.optional("keepalive").map(keepalivePolicy) ?? KeepalivePolicy()
         let participantsNode = try map.required("participants", in: "a scenario")
         let participants = try participantsNode.sequence("participants").map {
             try participant($0, stageId: stageId, network: network)
         }
         let names = try uniqueNames(participants, node: participantsNode)
+        let faults = try map.optional("faults").map { try faultPlan($0, names: names) } ?? FaultPlan()
         let steps = try map.optional("steps").map { try self.steps($0, participants: participants, names: names) } ?? []
         let expectations = try map.optional("expect").map {
             try $0.sequence("expect").map { try expectation($0, names: names, subjects: names.union(participants.compactMap { claims(of: $0.token)?.participantId })) }
@@ -58,7 +60,8 @@ public enum ScenarioLoader {
         try map.finish("a scenario")
         return Scenario(
             path: path, name: name, covers: covers, seed: seed, duration: runLength, stageId: stageId,
-            network: network, participants: participants, steps: steps, expectations: expectations
+            network: network, faults: faults, keepalive: keepalive, participants: participants, steps: steps,
+            expectations: expectations
         )
     }
 

@@ -11,8 +11,11 @@ public enum TokenOrigin: String, Hashable, Sendable {
 /// The public half of a token signing key, as the stage service registers it (TOK-1, TOK-3):
 /// key id, origin, and the P-384 public key as an ANSI X9.63 point (97 bytes, `04 || x || y`).
 public struct TokenVerifyingKey: Hashable, Sendable {
+    /// The id tokens name in their header `kid`.
     public let keyId: String
+    /// Whose key this is: an app's (`keyPair`) or the service's own (TOK-3).
     public let origin: TokenOrigin
+    /// The public key, `04 || x || y` with 48-byte coordinates.
     public let x963Representation: [UInt8]
 
     /// A key imported from its X9.63 bytes; nil unless they are a point on P-384.
@@ -44,7 +47,9 @@ public struct TokenVerifyingKey: Hashable, Sendable {
 /// key (`service`). The private key is derived from `(seed, keyId)` alone, so a scenario run
 /// always has the same keys; only the ECDSA signatures themselves are randomized.
 public struct TokenSigningKey: Sendable, CustomStringConvertible {
+    /// The id written into each token's header `kid`.
     public let keyId: String
+    /// Whose key this is (TOK-3).
     public let origin: TokenOrigin
     /// The public half, to register with a `TokenKeyRing`.
     public let verifyingKey: TokenVerifyingKey
@@ -74,8 +79,10 @@ public struct TokenSigningKey: Sendable, CustomStringConvertible {
     }
 
     /// A compact JWS of `claims` (TOK-2, TOK-3): canonical header and payload, ES384 signature.
-    /// If the crypto library ever failed to sign, the signature segment is left empty, so the
-    /// token fails closed as malformed instead of trapping.
+    /// The signature is randomized, so keep whole tokens out of deterministic outputs (traces,
+    /// reports): use `TokenCodec.decodeUnverified` or the payload segment instead. If the crypto
+    /// library ever failed to sign, the signature segment is left empty, so the token fails
+    /// closed as malformed instead of trapping.
     public func sign(_ claims: TokenClaims) -> String {
         sign(header: TokenCodec.headerJSON(keyId: keyId), payload: TokenCodec.payloadJSON(claims))
     }

@@ -27,15 +27,20 @@ public enum TokenRejection: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `CODE_NAME: reason`, for traces and test failures.
     public var description: String { "\(code.name): \(reason)" }
 }
 
 /// A token that passed every TOK-1 check: its claims, who signed it and with which key (TOK-3).
 public struct VerifiedToken: Hashable, Sendable {
+    /// The verified payload (TOK-2).
     public var claims: TokenClaims
+    /// The origin of the key that signed it; exchange accepts only `keyPair` (TOK-3).
     public var origin: TokenOrigin
+    /// The id of the key that signed it.
     public var keyId: String
 
+    /// A verification result; `TokenKeyRing.verify` is the normal way to get one.
     public init(claims: TokenClaims, origin: TokenOrigin, keyId: String) {
         self.claims = claims
         self.origin = origin
@@ -51,6 +56,7 @@ public struct TokenKeyRing: Hashable, Sendable {
     /// Ids of revoked keys, sorted; tokens naming them are not allowed.
     public private(set) var revokedKeyIds: [String] = []
 
+    /// A ring trusting `keys` (a later key replaces an earlier one with the same id).
     public init(_ keys: [TokenVerifyingKey] = []) {
         for key in keys { register(key) }
     }

@@ -24,11 +24,21 @@ public struct Client: Hashable, Sendable {
     public private(set) var joinAttempt: JoinAttempt?
     /// Layout rules when this client is a server-side composition (TOK-9).
     public var composition: CompositionOptions
+    /// The current connection's number; every join attempt opens a new one (NET-3).
+    public internal(set) var epoch = 0
+    /// Keepalive and reconnect settings (SIG-6, NET-3).
+    public var keepalive: KeepalivePolicy
+    public var reconnect: ReconnectPolicy
+    /// Pings heard on the current connection (the watchdog's evidence).
+    public internal(set) var pingsHeard = 0
+    /// The reconnect attempt in progress after a lost connection, nil otherwise.
+    public internal(set) var reconnectAttempt: Int?
 
     public init(
         name: String, sdk: SDKKind, token: String, strategy: StrategySpec,
         video: VideoConfiguration = VideoConfiguration(), joinRetry: JoinRetryPolicy = JoinRetryPolicy(),
-        composition: CompositionOptions = CompositionOptions()
+        composition: CompositionOptions = CompositionOptions(), keepalive: KeepalivePolicy = KeepalivePolicy(),
+        reconnect: ReconnectPolicy = ReconnectPolicy()
     ) {
         self.name = name
         self.sdk = sdk
@@ -38,6 +48,8 @@ public struct Client: Hashable, Sendable {
         self.video = video
         self.joinRetry = joinRetry
         self.composition = composition
+        self.keepalive = keepalive
+        self.reconnect = reconnect
         let info = claims?.participantInfo(isLocal: true)
             ?? ParticipantInfo(participantId: name, userId: "", isLocal: true, attributes: [:], capabilities: Capabilities())
         self.view = StageView(local: info)
@@ -117,10 +129,10 @@ public struct Client: Hashable, Sendable {
         return output
     }
 
-    private func sendJoinAttempt(_ number: Int, now: VirtualTime, into output: inout Output) {
+    private mutating func sendJoinAttempt(_ number: Int, now: VirtualTime, into output: inout Output) {
         guard let attempt = joinAttempt else { return }
         let remaining = joinRetry.window - (now - attempt.firstAttemptAt)
-        output.messages.append(.join(token: token))
+        openConnection(into: &output)
         output.timers.append((after: min(joinRetry.attemptTimeout, remaining), timer: .joinAttemptTimeout(attempt: number)))
     }
 
@@ -130,6 +142,8 @@ public struct Client: Hashable, Sendable {
     public mutating func handle(_ timer: ClientTimer, now: VirtualTime) -> Output {
         switch timer {
         case .joinAttemptTimeout(let number): return joinAttemptTimedOut(number, now: now)
+        case .pingWatchdog(let connection, let heard): return pingWatchdogFired(connection: connection, pingsHeard: heard)
+        case .reconnectAttempt(let number): return reconnectAttemptDue(number)
         }
     }
 
@@ -162,12 +176,13 @@ public struct Client: Hashable, Sendable {
     /// Ends the session on this side: every remote and the local participant leave the
     /// renderers (RND-5), then the connection state becomes disconnected with `error`.
     mutating func disconnect(error: StageError?, into output: inout Output) {
-        if view.local.connectionState == .connected {
+        if view.local.connectionState == .connected || reconnectAttempt != nil {
             output.apply(Reconciler.localLeave(&view), view: view)
             output.events.append(.participantDidLeave(view.local.info))
         }
         view.local.connectionState = .disconnected
         joinAttempt = nil
+        reconnectAttempt = nil
         pendingExchange = nil
         output.events.append(.connectionStateChanged(.disconnected, error))
     }
@@ -184,6 +199,8 @@ public struct Client: Hashable, Sendable {
     public mutating func handle(_ message: WireMessage, strategy: some StrategyAnswers) -> Output {
         let state = view.local.connectionState
         switch message {
+        case .joinAccepted(let snapshots) where state == .connecting && reconnectAttempt != nil:
+            return reconnected(snapshots, strategy: strategy)
         case .joinAccepted(let snapshots) where state == .connecting: return joinAccepted(snapshots, strategy: strategy)
         case .joinRejected(let error, _) where state == .connecting: return joinRejected(error)
         default: break
@@ -218,6 +235,8 @@ public struct Client: Hashable, Sendable {
             remoteMetadataUpdated(info, into: &output)
         case .ejected(let reason):
             ejected(reason, into: &output)
+        case .ping(let number):
+            heardPing(number, into: &output)
         default:
             break
         }
@@ -228,6 +247,7 @@ public struct Client: Hashable, Sendable {
         var output = Output()
         view.local.connectionState = .connected
         joinAttempt = nil
+        armWatchdog(into: &output)
         output.events.append(.connectionStateChanged(.connected, nil))
         output.events.append(.participantDidJoin(view.local.info))
         for snapshot in snapshots {
@@ -251,7 +271,7 @@ public struct Client: Hashable, Sendable {
 
     /// A remote connected: the strategy is asked at once (STR-1); nothing is rendered until it
     /// publishes (RND-2).
-    private mutating func remoteJoined(_ info: ParticipantInfo, strategy: some StrategyAnswers) {
+    mutating func remoteJoined(_ info: ParticipantInfo, strategy: some StrategyAnswers) {
         view.upsert(RemoteParticipant(info: info, answer: strategy.shouldSubscribe(to: info)))
     }
 
@@ -259,7 +279,7 @@ public struct Client: Hashable, Sendable {
     /// userId and attributes the service holds now (VIS-2, VIS-4), then the subscription the
     /// strategy asked for starts (STR-2). A change to an announced publisher's streams keeps
     /// the info renderers have: metadata changes reach them only as VIS-1 allows.
-    private mutating func remotePublished(_ snapshot: PublisherSnapshot, strategy: some StrategyAnswers, into output: inout Output) {
+    mutating func remotePublished(_ snapshot: PublisherSnapshot, strategy: some StrategyAnswers, into output: inout Output) {
         let index = view.index(of: snapshot.info.participantId)
             ?? view.upsert(RemoteParticipant(info: snapshot.info, answer: strategy.shouldSubscribe(to: snapshot.info)))
         if view[index: index].announced {

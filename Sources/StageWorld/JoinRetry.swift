@@ -24,10 +24,16 @@ public struct JoinAttempt: Hashable, Sendable {
 public enum ClientTimer: Hashable, Sendable {
     /// Join attempt `attempt` has had no answer for the policy's attempt timeout (STG-3).
     case joinAttemptTimeout(attempt: Int)
+    /// No ping has been heard on `connection` since the `pingsHeard`-th (SIG-6).
+    case pingWatchdog(connection: Int, pingsHeard: Int)
+    /// Time for reconnect attempt `number` (NET-3).
+    case reconnectAttempt(Int)
 
     public var summary: String {
         switch self {
         case .joinAttemptTimeout(let attempt): "joinAttemptTimeout(\(attempt))"
+        case .pingWatchdog(let connection, let heard): "pingWatchdog(connection \(connection), \(heard) pings heard): connection lost"
+        case .reconnectAttempt(let number): "reconnectAttempt(\(number))"
         }
     }
 }

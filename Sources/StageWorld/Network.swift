@@ -57,6 +57,12 @@ public struct Network: Hashable, Sendable {
         return keepOrder(clientIndex: clientIndex, uplink: uplink, notBefore: now + conditions.latencyMean + jitter + extraDelay)
     }
 
+    /// A new connection on this client's link starts with empty queues in both directions.
+    public mutating func resetOrder(clientIndex: Int, now: VirtualTime) {
+        uplinkLastDue[clientIndex] = now
+        downlinkLastDue[clientIndex] = now
+    }
+
     /// The earliest due time at or after `notBefore` that keeps this link direction FIFO.
     public mutating func keepOrder(clientIndex: Int, uplink: Bool, notBefore: VirtualTime) -> VirtualTime {
         let last = uplink ? uplinkLastDue[clientIndex] : downlinkLastDue[clientIndex]

@@ -1,7 +1,8 @@
 import Simulation
 
 /// The timed driver: advances the virtual clock to the earliest pending event (ties by
-/// insertion order) and draws transmission losses from its own PRNG stream (`faults`).
+/// insertion order), loses transmissions a partition cuts, and draws random losses from its
+/// own PRNG stream (`faults`).
 public struct Simulator: Sendable {
     public private(set) var world: World
     private var faults: SplitMix64
@@ -14,9 +15,11 @@ public struct Simulator: Sendable {
     /// The next action by time, or nil when nothing is pending at or before `end`.
     public mutating func nextAction(until end: VirtualTime) -> Action? {
         guard let entry = world.pending.first, entry.due <= end else { return nil }
-        if case .delivery(let envelope) = entry.payload,
-           faults.chance(world.network.links[envelope.clientIndex].lossProbability) {
-            return .drop(sequence: entry.sequence)
+        if case .delivery(let envelope) = entry.payload {
+            let cut = world.isCut(envelope, at: max(world.now, entry.due))
+            if cut || faults.chance(world.network.links[envelope.clientIndex].lossProbability) {
+                return .drop(sequence: entry.sequence)
+            }
         }
         return .fire(sequence: entry.sequence)
     }

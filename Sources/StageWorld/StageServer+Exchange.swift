@@ -18,7 +18,7 @@ extension StageServer {
             participants[index].claims = verified.claims
             participants[index].info = info
             return Reply(
-                outgoing: [Outgoing(clientIndex: clientIndex, message: .exchangeAccepted(info))] + broadcast(.participantUpdated(info), except: clientIndex),
+                outgoing: [reply(.exchangeAccepted(info), to: clientIndex)] + broadcast(.participantUpdated(info), except: clientIndex),
                 events: [.metadataUpdated(info)]
             )
         }
@@ -37,7 +37,7 @@ extension StageServer {
 
     private func refuseExchange(_ clientIndex: Int, _ error: StageError, _ reason: String) -> Reply {
         Reply(
-            outgoing: [Outgoing(clientIndex: clientIndex, message: .exchangeRejected(error, reason: reason))],
+            outgoing: [reply(.exchangeRejected(error, reason: reason), to: clientIndex)],
             events: [.refused(operation: "exchangeToken", error: error, reason: reason)]
         )
     }

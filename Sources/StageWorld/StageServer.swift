@@ -9,6 +9,11 @@ public struct ServerParticipant: Hashable, Sendable {
     /// The verified token the participant holds now (TOK-4 compares exchanges against it).
     public var claims: TokenClaims
     public var origin: TokenOrigin
+    /// The client's connection this participant is reachable on (NET-3).
+    public var epoch: Int
+    /// Keepalive: pings sent on this connection, and the newest pong heard (SIG-6).
+    public var pingsSent = 0
+    public var newestPong = 0
 }
 
 /// The stage service: token verification on join and exchange, the participant registry,
@@ -22,26 +27,41 @@ public struct StageServer: Hashable, Sendable {
     public var publisherCapacity: Int
     /// The app keys and the service's own key the service trusts (TOK-3).
     public var keyRing: TokenKeyRing
+    /// How often the service pings each connection and how long it waits for a pong (SIG-6).
+    public var keepalive: KeepalivePolicy
     /// Connected participants, sorted by participant id.
     public internal(set) var participants: [ServerParticipant] = []
 
-    public init(stageId: String, keyRing: TokenKeyRing, publisherCapacity: Int = 12) {
+    public init(stageId: String, keyRing: TokenKeyRing, keepalive: KeepalivePolicy = KeepalivePolicy(), publisherCapacity: Int = 12) {
         self.stageId = stageId
         self.resource = StageKeys.resource(forStage: stageId)
         self.keyRing = keyRing
+        self.keepalive = keepalive
         self.publisherCapacity = publisherCapacity
     }
 
-    /// A reply or notification the service sends.
+    /// A reply or notification the service sends, on the client's connection `epoch`.
     public struct Outgoing: Hashable, Sendable {
         public var clientIndex: Int
         public var message: WireMessage
+        public var epoch: Int
     }
 
-    /// What handling one message produced: messages to send, and what changed in the registry.
+    /// What handling one input produced: messages to send, what changed in the registry, and
+    /// keepalive timers to set.
     public struct Reply: Hashable, Sendable {
         public var outgoing: [Outgoing] = []
         public var events: [ServiceEvent] = []
+        public var timers: [ServerTimer] = []
+    }
+
+    /// The sender's own connection epoch, for replies to it.
+    func epoch(ofClient clientIndex: Int) -> Int {
+        index(ofClient: clientIndex).map { participants[$0].epoch } ?? 0
+    }
+
+    func reply(_ message: WireMessage, to clientIndex: Int) -> Outgoing {
+        Outgoing(clientIndex: clientIndex, message: message, epoch: epoch(ofClient: clientIndex))
     }
 
     public var publisherCount: Int { participants.filter { !$0.publishedStreams.isEmpty }.count }
@@ -55,9 +75,10 @@ public struct StageServer: Hashable, Sendable {
     }
 
     /// Handles one message from a client; returns what the service sends in response.
-    public mutating func handle(_ message: WireMessage, from clientIndex: Int, now: VirtualTime) -> Reply {
+    public mutating func handle(_ message: WireMessage, from clientIndex: Int, epoch: Int, now: VirtualTime) -> Reply {
         switch message {
-        case .join(let token): return join(token, clientIndex: clientIndex, now: now)
+        case .join(let token): return join(token, clientIndex: clientIndex, epoch: epoch, now: now)
+        case .pong(let number): return pong(number, clientIndex: clientIndex)
         case .exchangeToken(let token): return exchange(token, clientIndex: clientIndex, now: now)
         case .publish(let streams): return publish(streams, clientIndex: clientIndex)
         case .unpublish: return unpublish(clientIndex: clientIndex)
@@ -68,18 +89,24 @@ public struct StageServer: Hashable, Sendable {
         }
     }
 
-    /// TOK-1: a join is admitted only with a token that verifies for this stage, now. A retried
-    /// join from a connection already admitted is answered again (STG-3); a token whose `jti`
-    /// is connected elsewhere ejects that connection (TOK-10).
-    private mutating func join(_ token: String, clientIndex: Int, now: VirtualTime) -> Reply {
-        if index(ofClient: clientIndex) != nil {
-            return Reply(outgoing: [Outgoing(clientIndex: clientIndex, message: .joinAccepted(snapshots(except: clientIndex)))])
+    /// TOK-1: a join is admitted only with a token that verifies for this stage, now. A join
+    /// from a client already admitted (a retried join, STG-3, or a reconnect, NET-3) moves the
+    /// participant to the new connection; a token whose `jti` is connected from another client
+    /// ejects that connection (TOK-10).
+    private mutating func join(_ token: String, clientIndex: Int, epoch: Int, now: VirtualTime) -> Reply {
+        if let index = index(ofClient: clientIndex) {
+            participants[index].epoch = epoch
+            return Reply(
+                outgoing: [Outgoing(clientIndex: clientIndex, message: .joinAccepted(snapshots(except: clientIndex)), epoch: epoch)],
+                timers: [.ping(clientIndex: clientIndex, epoch: epoch)]
+            )
         }
         let verified: VerifiedToken
         switch verify(token, now: now) {
         case .failure(let rejection):
+            let refusal = WireMessage.joinRejected(rejection.stageError, reason: rejection.reason)
             return Reply(
-                outgoing: [Outgoing(clientIndex: clientIndex, message: .joinRejected(rejection.stageError, reason: rejection.reason))],
+                outgoing: [Outgoing(clientIndex: clientIndex, message: refusal, epoch: epoch)],
                 events: [.refused(operation: "join", error: rejection.stageError, reason: rejection.reason)]
             )
         case .success(let token):
@@ -87,10 +114,13 @@ public struct StageServer: Hashable, Sendable {
         }
         var reply = ejectEarlierConnection(of: verified.claims.participantId)
         let info = verified.claims.participantInfo(isLocal: false)
-        reply.outgoing.append(Outgoing(clientIndex: clientIndex, message: .joinAccepted(snapshots(except: clientIndex))))
+        reply.outgoing.append(Outgoing(clientIndex: clientIndex, message: .joinAccepted(snapshots(except: clientIndex)), epoch: epoch))
         reply.outgoing += broadcast(.participantJoined(info), except: clientIndex)
         reply.events.append(.admitted(info))
-        insert(ServerParticipant(info: info, clientIndex: clientIndex, publishedStreams: [], claims: verified.claims, origin: verified.origin))
+        reply.timers.append(.ping(clientIndex: clientIndex, epoch: epoch))
+        insert(ServerParticipant(
+            info: info, clientIndex: clientIndex, publishedStreams: [], claims: verified.claims, origin: verified.origin, epoch: epoch
+        ))
         return reply
     }
 
@@ -105,7 +135,7 @@ public struct StageServer: Hashable, Sendable {
         let earlier = participants.remove(at: index)
         let reason = "token-reused"
         var reply = Reply(events: [.ejected(participantId: participantId, reason: reason)])
-        reply.outgoing.append(Outgoing(clientIndex: earlier.clientIndex, message: .ejected(reason: reason)))
+        reply.outgoing.append(Outgoing(clientIndex: earlier.clientIndex, message: .ejected(reason: reason), epoch: earlier.epoch))
         reply.outgoing += broadcast(.participantLeft(participantId: participantId), except: earlier.clientIndex)
         return reply
     }
@@ -115,16 +145,16 @@ public struct StageServer: Hashable, Sendable {
         let alreadyPublishing = !participants[index].publishedStreams.isEmpty
         if !participants[index].info.capabilities.canPublish {
             let error = StageError(code: .tokenNotAllowed, category: .publish, isFatal: false)
-            return Reply(outgoing: [Outgoing(clientIndex: clientIndex, message: .publishRejected(error))])
+            return Reply(outgoing: [reply(.publishRejected(error), to: clientIndex)])
         }
         if !alreadyPublishing && publisherCount >= publisherCapacity {
             let error = StageError(code: .stageAtCapacity, category: .publish, isFatal: false)
-            return Reply(outgoing: [Outgoing(clientIndex: clientIndex, message: .publishRejected(error))])
+            return Reply(outgoing: [reply(.publishRejected(error), to: clientIndex)])
         }
         participants[index].publishedStreams = streams
         let snapshot = PublisherSnapshot(info: participants[index].info, streams: streams)
         return Reply(
-            outgoing: [Outgoing(clientIndex: clientIndex, message: .publishAccepted)] + broadcast(.participantPublished(snapshot), except: clientIndex),
+            outgoing: [reply(.publishAccepted, to: clientIndex)] + broadcast(.participantPublished(snapshot), except: clientIndex),
             events: alreadyPublishing ? [] : [.publishing(participants[index].info)]
         )
     }
@@ -147,10 +177,10 @@ public struct StageServer: Hashable, Sendable {
     private func subscribe(to publisherId: String, clientIndex: Int) -> Reply {
         guard index(ofClient: clientIndex) != nil,
               let publisher = participant(publisherId), !publisher.publishedStreams.isEmpty else { return Reply() }
-        return Reply(outgoing: [Outgoing(clientIndex: clientIndex, message: .subscribeAccepted(publisherId: publisherId))])
+        return Reply(outgoing: [reply(.subscribeAccepted(publisherId: publisherId), to: clientIndex)])
     }
 
-    private mutating func leave(clientIndex: Int) -> Reply {
+    mutating func leave(clientIndex: Int) -> Reply {
         guard let index = index(ofClient: clientIndex) else { return Reply() }
         let leaving = participants.remove(at: index)
         return Reply(outgoing: broadcast(.participantLeft(participantId: leaving.info.participantId), except: clientIndex))
@@ -162,7 +192,7 @@ public struct StageServer: Hashable, Sendable {
     }
 
     func broadcast(_ message: WireMessage, except clientIndex: Int) -> [Outgoing] {
-        participants.filter { $0.clientIndex != clientIndex }.map { Outgoing(clientIndex: $0.clientIndex, message: message) }
+        participants.filter { $0.clientIndex != clientIndex }.map { Outgoing(clientIndex: $0.clientIndex, message: message, epoch: $0.epoch) }
     }
 
     private mutating func insert(_ participant: ServerParticipant) {

@@ -15,6 +15,8 @@ public struct TraceEvent: Hashable, Sendable {
         case renderer(RendererEvent)
         case delivered(WireMessage)
         case lost(WireMessage)
+        /// A message of a connection that has since been replaced arrived and was dropped (NET-3).
+        case discarded(WireMessage)
         /// The SDK asked the strategy (STR-3, STR-5 evidence).
         case strategyQueried(StrategyQueryReport)
         /// A client's timer fired and changed something (STG-3 retries).
@@ -46,6 +48,7 @@ public struct TraceEvent: Hashable, Sendable {
         case .renderer: "renderer"
         case .delivered: "delivered"
         case .lost: "lost"
+        case .discarded: "discarded"
         case .strategyQueried: "strategy"
         case .timerFired: "timer"
         case .service: "service"
@@ -61,6 +64,7 @@ public struct TraceEvent: Hashable, Sendable {
         case .renderer(let event): TraceText.event(event)
         case .delivered(let message): "<- \(message.summary)"
         case .lost(let message): "lost \(message.summary)"
+        case .discarded(let message): "discarded (old connection) \(message.summary)"
         case .strategyQueried(let report): TraceText.report(report)
         case .timerFired(let timer): timer.summary
         case .service(let event): event.summary

@@ -26,7 +26,11 @@ public enum WireMessage: Hashable, Sendable {
     case subscribe(publisherId: String, SubscribeType)
     case unsubscribe(publisherId: String)
     case leave
+    /// Answer to the service's keepalive ping `number` (SIG-6).
+    case pong(Int)
     // server -> client
+    /// Keepalive ping `number` (SIG-6).
+    case ping(Int)
     case joinAccepted([PublisherSnapshot])
     case joinRejected(StageError, reason: String)
     /// The exchanged token verified; the participant's info is now this (TOK-5).
@@ -55,6 +59,8 @@ public enum WireMessage: Hashable, Sendable {
         case .subscribe(let id, let type): "subscribe(\(id), \(type.rawValue))"
         case .unsubscribe(let id): "unsubscribe(\(id))"
         case .leave: "leave"
+        case .pong(let number): "pong(\(number))"
+        case .ping(let number): "ping(\(number))"
         case .joinAccepted(let snapshots): "joinAccepted[\(snapshots.map(TraceText.snapshot).joined(separator: ", "))]"
         case .joinRejected(let error, let reason): "joinRejected(\(error): \(reason))"
         case .exchangeAccepted(let info): "exchangeAccepted(\(TraceText.info(info)))"
@@ -77,6 +83,18 @@ public struct Envelope: Hashable, Sendable {
     public var from: Endpoint
     public var to: Endpoint
     public var message: WireMessage
+    /// The connection it belongs to: the client's connection number when it was sent. A
+    /// message of an older connection is discarded on arrival (NET-3).
+    public var epoch: Int
+    /// How many transmissions of it have been lost so far (retransmission backoff).
+    public var lostTransmissions: Int = 0
+
+    public init(from: Endpoint, to: Endpoint, message: WireMessage, epoch: Int) {
+        self.from = from
+        self.to = to
+        self.message = message
+        self.epoch = epoch
+    }
 
     /// The client end of the link this envelope travels (every link joins a client and the server).
     public var clientIndex: Int {

@@ -2,11 +2,12 @@ import Simulation
 import StageCore
 
 /// Something scheduled to happen: a message arriving, a host call the script makes, or a
-/// timer a client set.
+/// timer a client or the stage service set.
 public enum PendingEvent: Hashable, Sendable {
     case delivery(Envelope)
     case hostCall(clientIndex: Int, HostCall)
     case timer(clientIndex: Int, ClientTimer)
+    case serverTimer(ServerTimer)
 }
 
 /// One choice of what happens next. Every source of non-determinism is one of these: the
@@ -15,7 +16,7 @@ public enum Action: Hashable, Sendable {
     /// Fire the pending event with this sequence number (deliver it, or make the host call).
     case fire(sequence: UInt64)
     /// Lose this transmission of a pending message; the link sends it again after its
-    /// retransmission timeout, holding back what follows it (NET-2).
+    /// retransmission timeout (doubling with each loss), holding back what follows it (NET-2).
     case drop(sequence: UInt64)
 }
 
@@ -28,23 +29,27 @@ public protocol HostStrategies {
 /// The whole simulated system as one value: clients, stage service, network, pending events
 /// and the virtual clock. `apply` (and `step`) is the only way it changes.
 public struct World: Hashable, Sendable {
-    public private(set) var now: VirtualTime
+    public internal(set) var now: VirtualTime
     public private(set) var clients: [Client]
     public private(set) var server: StageServer
-    public private(set) var network: Network
-    public private(set) var pending: EventQueue<PendingEvent>
+    public internal(set) var network: Network
+    /// Partitions and outages (NET-2).
+    public let faults: FaultPlan
+    public internal(set) var pending: EventQueue<PendingEvent>
 
     /// A world at time zero; clients are ordered by name so that indices never depend on input
     /// order. The stage service trusts `keyRing` (by default the standard app and service keys).
     public init(
         stageId: String, clients: [Client], links: [String: LinkConditions], defaultLink: LinkConditions, seed: UInt64,
-        keyRing: TokenKeyRing = StageKeys.standard.keyRing
+        keyRing: TokenKeyRing = StageKeys.standard.keyRing, faults: FaultPlan = FaultPlan(),
+        keepalive: KeepalivePolicy = KeepalivePolicy()
     ) {
         let sorted = clients.sorted { $0.name < $1.name }
         self.now = .zero
         self.clients = sorted
-        self.server = StageServer(stageId: stageId, keyRing: keyRing)
+        self.server = StageServer(stageId: stageId, keyRing: keyRing, keepalive: keepalive)
         self.network = Network(links: sorted.map { links[$0.name] ?? defaultLink }, seed: seed)
+        self.faults = faults
         self.pending = EventQueue()
     }
 
@@ -83,20 +88,43 @@ public struct World: Hashable, Sendable {
         case .timer(let index, let timer):
             let (changed, trace) = input(index) { $0.handle(timer, now: time) }
             return changed ? [TraceEvent(time: now, observer: clients[index].name, kind: .timerFired(timer))] + trace : []
+        case .serverTimer(let timer):
+            return serverOutput(server.handle(timer))
         case .delivery(let envelope):
-            let delivered = TraceEvent(time: now, observer: observerName(envelope.to), kind: .delivered(envelope.message))
-            switch envelope.to {
-            case .server:
-                let reply = server.handle(envelope.message, from: envelope.clientIndex, now: now)
-                for outgoing in reply.outgoing {
-                    send(Envelope(from: .server, to: .client(outgoing.clientIndex), message: outgoing.message))
-                }
-                return [delivered] + reply.events.map { TraceEvent(time: time, observer: "server", kind: .service($0)) }
-            case .client(let index):
-                let answers = strategy(forClient: index, host: host)
-                return [delivered] + input(index) { $0.handle(envelope.message, strategy: answers) }.trace
-            }
+            return deliver(envelope, host: host)
         }
+    }
+
+    /// A message arrives: one of an older connection is discarded (NET-3); otherwise the
+    /// stage service or the client handles it.
+    private mutating func deliver(_ envelope: Envelope, host: (any HostStrategies)?) -> [TraceEvent] {
+        let observer = observerName(envelope.to)
+        switch envelope.to {
+        case .server:
+            guard server.accepts(envelope.message, from: envelope.clientIndex, epoch: envelope.epoch) else {
+                return [TraceEvent(time: now, observer: observer, kind: .discarded(envelope.message))]
+            }
+            let reply = server.handle(envelope.message, from: envelope.clientIndex, epoch: envelope.epoch, now: now)
+            return [TraceEvent(time: now, observer: observer, kind: .delivered(envelope.message))] + serverOutput(reply)
+        case .client(let index):
+            guard envelope.epoch == clients[index].epoch else {
+                return [TraceEvent(time: now, observer: observer, kind: .discarded(envelope.message))]
+            }
+            let answers = strategy(forClient: index, host: host)
+            let delivered = TraceEvent(time: now, observer: observer, kind: .delivered(envelope.message))
+            return [delivered] + input(index) { $0.handle(envelope.message, strategy: answers) }.trace
+        }
+    }
+
+    /// Sends what the stage service answered, sets its timers, and records what changed.
+    private mutating func serverOutput(_ reply: StageServer.Reply) -> [TraceEvent] {
+        for outgoing in reply.outgoing {
+            send(Envelope(from: .server, to: .client(outgoing.clientIndex), message: outgoing.message, epoch: outgoing.epoch))
+        }
+        for timer in reply.timers {
+            pending.schedule(.serverTimer(timer), at: now + timer.delay(server.keepalive))
+        }
+        return reply.events.map { TraceEvent(time: now, observer: "server", kind: .service($0)) }
     }
 
     /// Lets one client handle an input, sends what it asks for, and returns its trace events
@@ -104,7 +132,9 @@ public struct World: Hashable, Sendable {
     /// input did anything at all.
     private mutating func input(_ index: Int, _ handle: (inout Client) -> Client.Output) -> (changed: Bool, trace: [TraceEvent]) {
         let layoutBefore = clients[index].compositionLayout
+        let epochBefore = clients[index].epoch
         let output = handle(&clients[index])
+        if clients[index].epoch != epochBefore { abandonConnection(clientIndex: index, olderThan: clients[index].epoch) }
         var trace = record(output, clientIndex: index)
         if let layout = clients[index].compositionLayout, layout != layoutBefore {
             trace.append(TraceEvent(time: now, observer: clients[index].name, kind: .layout(layout)))
@@ -115,7 +145,7 @@ public struct World: Hashable, Sendable {
 
     private mutating func record(_ output: Client.Output, clientIndex: Int) -> [TraceEvent] {
         for message in output.messages {
-            send(Envelope(from: .client(clientIndex), to: .server, message: message))
+            send(Envelope(from: .client(clientIndex), to: .server, message: message, epoch: clients[clientIndex].epoch))
         }
         for (delay, timer) in output.timers {
             pending.schedule(.timer(clientIndex: clientIndex, timer), at: now + delay)
@@ -126,62 +156,11 @@ public struct World: Hashable, Sendable {
             + output.errors.map { TraceEvent(time: now, observer: name, kind: .sdkError($0)) }
     }
 
-    private mutating func send(_ envelope: Envelope) {
-        let due = network.dueTime(clientIndex: envelope.clientIndex, uplink: envelope.isUplink, now: now)
-        pending.schedule(.delivery(envelope), at: due)
-    }
-
-    /// Loses one transmission: the message and everything behind it on its link are scheduled
-    /// again, in their order, no earlier than one retransmission timeout from now.
-    private mutating func drop(sequence: UInt64) -> [TraceEvent] {
-        guard let entry = pending.entry(sequence: sequence), case .delivery(let lost) = entry.payload else { return [] }
-        let link = (lost.clientIndex, lost.isUplink)
-        let behind = pending.entries.filter { other in
-            guard other.sequence >= sequence, case .delivery(let envelope) = other.payload else { return false }
-            return (envelope.clientIndex, envelope.isUplink) == link
-        }
-        for other in behind { pending.remove(sequence: other.sequence) }
-        now = max(now, entry.due)
-        let timeout = network.links[lost.clientIndex].retransmissionTimeout
-        for (position, other) in behind.enumerated() {
-            let due = position == 0
-                ? network.dueTime(clientIndex: lost.clientIndex, uplink: lost.isUplink, now: now, extraDelay: timeout)
-                : network.keepOrder(clientIndex: lost.clientIndex, uplink: lost.isUplink, notBefore: other.due)
-            pending.schedule(other.payload, at: due)
-        }
-        return [TraceEvent(time: now, observer: observerName(lost.to), kind: .lost(lost.message))]
-    }
-
-    private func observerName(_ endpoint: Endpoint) -> String {
+    func observerName(_ endpoint: Endpoint) -> String {
         switch endpoint {
         case .server: "server"
         case .client(let index): clients[index].name
         }
-    }
-
-    /// Every action that could happen next, in a deterministic order: for each client, its next
-    /// host call; every pending timer; for each link direction, the message at its head, and
-    /// losing that message where the link is lossy. Later messages on a link wait for the head (FIFO).
-    public func enabledActions() -> [Action] {
-        var actions: [Action] = []
-        var seenHostCalls = Set<Int>()
-        var seenLinks = Set<Int>()
-        for entry in pending.entries.sorted(by: { $0.sequence < $1.sequence }) {
-            switch entry.payload {
-            case .hostCall(let index, _):
-                if seenHostCalls.insert(index).inserted { actions.append(.fire(sequence: entry.sequence)) }
-            case .timer:
-                actions.append(.fire(sequence: entry.sequence))
-            case .delivery(let envelope):
-                let linkKey = envelope.clientIndex * 2 + (envelope.isUplink ? 1 : 0)
-                guard seenLinks.insert(linkKey).inserted else { continue }
-                actions.append(.fire(sequence: entry.sequence))
-                if network.links[envelope.clientIndex].lossProbability > 0 {
-                    actions.append(.drop(sequence: entry.sequence))
-                }
-            }
-        }
-        return actions
     }
 }
 

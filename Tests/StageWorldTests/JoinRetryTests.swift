@@ -72,9 +72,9 @@ struct JoinRetryTests {
     @Test("a retried join is answered again without announcing the participant twice")
     func retriedJoinIsIdempotent() {
         var server = StageServer(stageId: "stage-1", keyRing: StageKeys.standard.keyRing)
-        _ = server.handle(.join(token: signedToken("a")), from: 0, now: .zero)
-        let first = server.handle(.join(token: signedToken("b")), from: 1, now: .zero)
-        let again = server.handle(.join(token: signedToken("b")), from: 1, now: .seconds(5))
+        _ = server.handle(.join(token: signedToken("a")), from: 0, epoch: 1, now: .zero)
+        let first = server.handle(.join(token: signedToken("b")), from: 1, epoch: 1, now: .zero)
+        let again = server.handle(.join(token: signedToken("b")), from: 1, epoch: 1, now: .seconds(5))
         #expect(first.outgoing.count == 2)
         #expect(again.outgoing.map(\.clientIndex) == [1])
         #expect(server.participants.count == 2)

@@ -1,0 +1,53 @@
+import Simulation
+import StageWorld
+
+extension ScenarioLoader {
+    /// `faults:` a list of `{partition: <participant>, direction: both|uplink|downlink, from: 5s,
+    /// to: 20s}` and `{outage: service, from: 5s, to: 20s}` (NET-2).
+    static func faultPlan(_ node: YAMLNode, names: Set<String>) throws -> FaultPlan {
+        var partitions: [Partition] = []
+        for item in try node.sequence("faults") {
+            var map = try item.mapping("a fault")
+            let target: String?
+            if let name = map.optional("partition") {
+                target = try participantName(name, names: names)
+            } else if let outage = map.optional("outage") {
+                guard try outage.string("outage") == "service" else { throw outage.error("outage takes the value 'service'") }
+                target = nil
+            } else {
+                throw item.error("a fault needs 'partition: <participant>' or 'outage: service'")
+            }
+            let direction = try map.optional("direction")?.oneOf("direction", PartitionDirection.self) ?? .both
+            let fromNode = try map.required("from", in: "a fault")
+            let start = VirtualTime.zero + (try duration(fromNode, "from"))
+            let end = VirtualTime.zero + (try duration(try map.required("to", in: "a fault"), "to"))
+            guard start < end else { throw fromNode.error("a fault must end after it starts") }
+            try map.finish("a fault")
+            partitions.append(Partition(clientName: target, direction: direction, start: start, end: end))
+        }
+        return FaultPlan(partitions: partitions)
+    }
+
+    /// `keepalive: {pingInterval: 5s, pongTimeout: 10s}` (SIG-6).
+    static func keepalivePolicy(_ node: YAMLNode) throws -> KeepalivePolicy {
+        var map = try node.mapping("keepalive")
+        var policy = KeepalivePolicy()
+        if let value = map.optional("pingInterval") { policy.pingInterval = try duration(value, "pingInterval") }
+        if let value = map.optional("pongTimeout") { policy.pongTimeout = try duration(value, "pongTimeout") }
+        try map.finish("keepalive")
+        guard policy.pingInterval > .zero, policy.pongTimeout > .zero else { throw node.error("keepalive durations must be longer than 0s") }
+        return policy
+    }
+
+    /// `reconnect: {backoff: 1s, multiplier: 2, cap: 30s, attempts: 8}` (NET-3).
+    static func reconnectPolicy(_ node: YAMLNode) throws -> ReconnectPolicy {
+        var map = try node.mapping("reconnect")
+        var policy = ReconnectPolicy()
+        if let value = map.optional("backoff") { policy.backoffBase = try duration(value, "backoff") }
+        if let value = map.optional("multiplier") { policy.backoffMultiplier = UInt64(try value.int("multiplier", range: 1...10)) }
+        if let value = map.optional("cap") { policy.backoffCap = try duration(value, "cap") }
+        if let value = map.optional("attempts") { policy.maxAttempts = try value.int("attempts", range: 1...100) }
+        try map.finish("reconnect")
+        return policy
+    }
+}

@@ -1,0 +1,75 @@
+/// `type: notify`, a server event about the channel (SIG-5): `event_type` plus the
+/// connection it is about. `metadata`, `authnMetadata` (`authn_metadata`) and
+/// `authzMetadata` (`authz_metadata`) carry arbitrary JSON and are receive-only (SIG-2).
+/// The channel connection counts are Sora's *(ext)*.
+public struct SignalingNotify: Hashable, Sendable, SignalingPayload {
+    static let messageType = SignalingMessageType.notify
+
+    /// `event_type`
+    public var eventType: NotifyEventType
+    /// `connection_id`
+    public var connectionId: String?
+    /// `client_id`
+    public var clientId: String?
+    public var role: SignalingRole?
+    public var metadata: JSONValue?
+    /// `authn_metadata`
+    public var authnMetadata: JSONValue?
+    /// `authz_metadata`
+    public var authzMetadata: JSONValue?
+    /// `channel_connections` *(ext)*
+    public var channelConnections: Int?
+    /// `channel_sendrecv_connections` *(ext)*
+    public var channelSendrecvConnections: Int?
+    /// `channel_sendonly_connections` *(ext)*
+    public var channelSendonlyConnections: Int?
+    /// `channel_recvonly_connections` *(ext)*
+    public var channelRecvonlyConnections: Int?
+
+    public init(
+        eventType: NotifyEventType, connectionId: String? = nil, clientId: String? = nil, role: SignalingRole? = nil,
+        metadata: JSONValue? = nil, authnMetadata: JSONValue? = nil, authzMetadata: JSONValue? = nil,
+        channelConnections: Int? = nil, channelSendrecvConnections: Int? = nil,
+        channelSendonlyConnections: Int? = nil, channelRecvonlyConnections: Int? = nil
+    ) {
+        self.eventType = eventType
+        self.connectionId = connectionId
+        self.clientId = clientId
+        self.role = role
+        self.metadata = metadata
+        self.authnMetadata = authnMetadata
+        self.authzMetadata = authzMetadata
+        self.channelConnections = channelConnections
+        self.channelSendrecvConnections = channelSendrecvConnections
+        self.channelSendonlyConnections = channelSendonlyConnections
+        self.channelRecvonlyConnections = channelRecvonlyConnections
+    }
+
+    init(reading fields: SignalingFieldReader) throws(SignalingProtocolError) {
+        eventType = NotifyEventType(text: try fields.string("event_type"))
+        connectionId = try fields.optionalString("connection_id")
+        clientId = try fields.optionalString("client_id")
+        role = try fields.optionalString("role").map(SignalingRole.init(text:))
+        metadata = fields.optionalValue("metadata")
+        authnMetadata = fields.optionalValue("authn_metadata")
+        authzMetadata = fields.optionalValue("authz_metadata")
+        channelConnections = try fields.optionalInt("channel_connections")
+        channelSendrecvConnections = try fields.optionalInt("channel_sendrecv_connections")
+        channelSendonlyConnections = try fields.optionalInt("channel_sendonly_connections")
+        channelRecvonlyConnections = try fields.optionalInt("channel_recvonly_connections")
+    }
+
+    func write(into fields: inout SignalingFieldWriter) {
+        fields.set("event_type", eventType.text)
+        fields.set("connection_id", connectionId)
+        fields.set("client_id", clientId)
+        fields.set("role", role?.text)
+        fields.set("metadata", metadata)
+        fields.set("authn_metadata", authnMetadata)
+        fields.set("authz_metadata", authzMetadata)
+        fields.set("channel_connections", channelConnections)
+        fields.set("channel_sendrecv_connections", channelSendrecvConnections)
+        fields.set("channel_sendonly_connections", channelSendonlyConnections)
+        fields.set("channel_recvonly_connections", channelRecvonlyConnections)
+    }
+}

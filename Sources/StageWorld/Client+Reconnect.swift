@@ -1,0 +1,93 @@
+import StageCore
+
+extension Client {
+    /// Opens a new connection and asks to join on it: messages of older connections are
+    /// discarded from now on (NET-3).
+    mutating func openConnection(into output: inout Output) {
+        epoch += 1
+        pingsHeard = 0
+        output.messages.append(.join(token: token))
+    }
+
+    /// SIG-6: every ping is answered at once and re-arms the watchdog.
+    mutating func heardPing(_ number: Int, into output: inout Output) {
+        pingsHeard += 1
+        output.messages.append(.pong(number))
+        armWatchdog(into: &output)
+    }
+
+    mutating func armWatchdog(into output: inout Output) {
+        output.timers.append((after: keepalive.clientWatchdog, timer: .pingWatchdog(connection: epoch, pingsHeard: pingsHeard)))
+    }
+
+    /// No ping for a whole watchdog period: the connection is lost (NET-3). Renderers hear
+    /// `connecting`; the view is kept until a reconnect tells what survived.
+    mutating func pingWatchdogFired(connection: Int, pingsHeard heard: Int) -> Output {
+        var output = Output()
+        guard view.local.connectionState == .connected, connection == epoch, heard == pingsHeard else { return output }
+        view.local.connectionState = .connecting
+        reconnectAttempt = 1
+        output.events.append(.connectionStateChanged(.connecting, nil))
+        output.timers.append((after: reconnect.backoff(beforeAttempt: 1), timer: .reconnectAttempt(1)))
+        return output
+    }
+
+    /// NET-3: attempt `number` joins again on a new connection with the same token; after the
+    /// last attempt's wait, the SDK gives up: everything leaves and the state is `disconnected`
+    /// with TIMEOUT.
+    mutating func reconnectAttemptDue(_ number: Int) -> Output {
+        var output = Output()
+        guard view.local.connectionState == .connecting, reconnectAttempt == number else { return output }
+        if number > reconnect.maxAttempts {
+            disconnect(error: StageError(code: .timeout, category: .join, isFatal: true), into: &output)
+            output.messages.append(.leave)
+            return output
+        }
+        reconnectAttempt = number + 1
+        openConnection(into: &output)
+        output.timers.append((after: reconnect.backoff(beforeAttempt: number + 1), timer: .reconnectAttempt(number + 1)))
+        return output
+    }
+
+    /// Joined again after a lost connection (NET-3): participants that are gone leave, streams
+    /// that survived stay (their subscriptions are asked for again, silently), changed ones
+    /// are updated, the local publish is sent again, and the strategy is re-applied.
+    mutating func reconnected(_ snapshots: [PublisherSnapshot], strategy: some StrategyAnswers) -> Output {
+        var output = Output()
+        view.local.connectionState = .connected
+        reconnectAttempt = nil
+        armWatchdog(into: &output)
+        output.events.append(.connectionStateChanged(.connected, nil))
+        let present = Set(snapshots.map(\.info.participantId))
+        for remote in view.remotes where !present.contains(remote.info.participantId) {
+            output.apply(Reconciler.remoteStoppedPublishing(&view, participantId: remote.info.participantId), view: view)
+            view.remove(remote.info.participantId)
+        }
+        for snapshot in snapshots { restore(snapshot, strategy: strategy, into: &output) }
+        if view.local.isPublishingOrAttempting {
+            output.messages += Client.messages(for: .publish(view.local.publishedStreams), view: view)
+        }
+        output.apply(Reconciler.refresh(&view, strategy: strategy), view: view)
+        return output
+    }
+
+    private mutating func restore(_ snapshot: PublisherSnapshot, strategy: some StrategyAnswers, into output: inout Output) {
+        let id = snapshot.info.participantId
+        guard let index = view.index(of: id) else {
+            remoteJoined(snapshot.info, strategy: strategy)
+            if !snapshot.streams.isEmpty { remotePublished(snapshot, strategy: strategy, into: &output) }
+            return
+        }
+        if snapshot.streams.isEmpty {
+            output.apply(Reconciler.remoteStoppedPublishing(&view, participantId: id), view: view)
+            return
+        }
+        guard view[index: index].announced else {
+            remotePublished(snapshot, strategy: strategy, into: &output)
+            return
+        }
+        let requested = view[index: index].requested
+        if requested != .none { output.messages.append(.subscribe(publisherId: id, requested)) }
+        output.apply(Reconciler.remoteStreamsChanged(&view, participantId: id, streams: snapshot.streams), view: view)
+    }
+}

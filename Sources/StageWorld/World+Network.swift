@@ -1,0 +1,75 @@
+import Simulation
+
+extension World {
+    mutating func send(_ envelope: Envelope) {
+        let due = network.dueTime(clientIndex: envelope.clientIndex, uplink: envelope.isUplink, now: now)
+        pending.schedule(.delivery(envelope), at: due)
+    }
+
+    /// A client opened a new connection: what is still in flight on its older connections is
+    /// gone with them (a closed socket), and the new one does not queue behind it (NET-3).
+    mutating func abandonConnection(clientIndex: Int, olderThan epoch: Int) {
+        let abandoned = pending.entries.filter { entry in
+            guard case .delivery(let envelope) = entry.payload else { return false }
+            return envelope.clientIndex == clientIndex && envelope.epoch < epoch
+        }
+        for entry in abandoned { pending.remove(sequence: entry.sequence) }
+        network.resetOrder(clientIndex: clientIndex, now: now)
+    }
+
+    /// Whether a partition or outage makes this transmission fail when it would arrive (NET-2).
+    public func isCut(_ envelope: Envelope, at time: VirtualTime) -> Bool {
+        !faults.partitions.isEmpty
+            && faults.cuts(clientName: clients[envelope.clientIndex].name, uplink: envelope.isUplink, at: time)
+    }
+
+    /// Loses one transmission: the message and everything behind it on its link are scheduled
+    /// again, in their order. The lost one goes again after the retransmission timeout,
+    /// doubled for each earlier loss of it (up to 64x), as TCP backs off.
+    mutating func drop(sequence: UInt64) -> [TraceEvent] {
+        guard let entry = pending.entry(sequence: sequence), case .delivery(var lost) = entry.payload else { return [] }
+        let link = (lost.clientIndex, lost.isUplink)
+        let behind = pending.entries.filter { other in
+            guard other.sequence > sequence, case .delivery(let envelope) = other.payload else { return false }
+            return (envelope.clientIndex, envelope.isUplink) == link
+        }
+        pending.remove(sequence: sequence)
+        for other in behind { pending.remove(sequence: other.sequence) }
+        now = max(now, entry.due)
+        let backoff = UInt64(1) << UInt64(min(lost.lostTransmissions, 6))
+        let timeout = network.links[lost.clientIndex].retransmissionTimeout * backoff
+        lost.lostTransmissions += 1
+        pending.schedule(.delivery(lost), at: network.dueTime(clientIndex: lost.clientIndex, uplink: lost.isUplink, now: now, extraDelay: timeout))
+        for other in behind {
+            pending.schedule(other.payload, at: network.keepOrder(clientIndex: lost.clientIndex, uplink: lost.isUplink, notBefore: other.due))
+        }
+        return [TraceEvent(time: now, observer: observerName(lost.to), kind: .lost(lost.message))]
+    }
+
+    /// Every action that could happen next, in a deterministic order: for each client, its next
+    /// host call; every pending timer; for each link direction, the message at its head, and
+    /// losing that message where the link is lossy (only losing it while a partition cuts the
+    /// link). Later messages on a link wait for the head (FIFO).
+    public func enabledActions() -> [Action] {
+        var actions: [Action] = []
+        var seenHostCalls = Set<Int>()
+        var seenLinks = Set<Int>()
+        for entry in pending.entries.sorted(by: { $0.sequence < $1.sequence }) {
+            switch entry.payload {
+            case .hostCall(let index, _):
+                if seenHostCalls.insert(index).inserted { actions.append(.fire(sequence: entry.sequence)) }
+            case .timer, .serverTimer:
+                actions.append(.fire(sequence: entry.sequence))
+            case .delivery(let envelope):
+                let linkKey = envelope.clientIndex * 2 + (envelope.isUplink ? 1 : 0)
+                guard seenLinks.insert(linkKey).inserted else { continue }
+                let cut = isCut(envelope, at: max(now, entry.due))
+                if !cut { actions.append(.fire(sequence: entry.sequence)) }
+                if cut || network.links[envelope.clientIndex].lossProbability > 0 {
+                    actions.append(.drop(sequence: entry.sequence))
+                }
+            }
+        }
+        return actions
+    }
+}
