@@ -17,7 +17,7 @@ extension Client {
         }
         switch view.local.connectionState {
         case .connected:
-            pendingExchange = newToken
+            pendingExchanges.append(newToken)
             output.messages.append(.exchangeToken(newToken))
         case .disconnected, .errored:
             adopt(token: newToken, claims: newClaims)
@@ -36,8 +36,9 @@ extension Client {
     /// The service verified the exchanged token: the new capabilities take effect with no
     /// reconnect (TOK-5..8).
     mutating func exchangeAccepted(_ info: ParticipantInfo, strategy: some StrategyAnswers, into output: inout Output) {
-        guard let newToken = pendingExchange, let newClaims = TokenCodec.decodeUnverified(newToken) else { return }
-        pendingExchange = nil
+        guard !pendingExchanges.isEmpty else { return }
+        let newToken = pendingExchanges.removeFirst()
+        guard let newClaims = TokenCodec.decodeUnverified(newToken) else { return }
         adopt(token: newToken, claims: newClaims)
         var local = info
         local.isLocal = true
@@ -45,7 +46,8 @@ extension Client {
     }
 
     /// Another participant exchanged its token (VIS-1..4). Renderers of a mobile SDK >= 1.37.0
-    /// hear participantMetadataDidUpdate at once when the participant is announced. Other SDKs
+    /// hear participantMetadataDidUpdate at once when the participant is announced and its
+    /// userId or attributes changed. Other SDKs
     /// keep the announced info until the participant publishes again; a composition with live
     /// layout updates takes the new attributes silently (TOK-9 option). A participant not yet
     /// announced is updated silently: its join event will carry the new info (VIS-2).
@@ -56,8 +58,11 @@ extension Client {
             return
         }
         if sdk.hasMetadataUpdateEvent {
+            let shown = view[index: index].info
             view[index: index].info = info
-            output.events.append(.participantMetadataDidUpdate(info))
+            if shown.userId != info.userId || shown.attributes != info.attributes {
+                output.events.append(.participantMetadataDidUpdate(info))
+            }
         } else if sdk == .composition && composition.liveLayoutUpdates {
             view[index: index].info = info
         }

@@ -12,8 +12,9 @@ public struct Client: Hashable, Sendable {
     /// The token's claims as the SDK reads them (unverified; the service verifies), or nil
     /// when the token cannot be read.
     public private(set) var claims: TokenClaims?
-    /// A token sent to the service by exchangeToken and not yet answered (TOK-4).
-    public internal(set) var pendingExchange: String?
+    /// Tokens sent to the service by exchangeToken and not yet answered, oldest first: the
+    /// service answers them in order (TOK-4, TOK-5).
+    public internal(set) var pendingExchanges: [String] = []
     public var strategy: StrategySpec
     /// The configuration of the video this client publishes (LST-3, LST-4).
     public var video: VideoConfiguration
@@ -183,7 +184,7 @@ public struct Client: Hashable, Sendable {
         view.local.connectionState = .disconnected
         joinAttempt = nil
         reconnectAttempt = nil
-        pendingExchange = nil
+        pendingExchanges = []
         output.events.append(.connectionStateChanged(.disconnected, error))
     }
 
@@ -229,7 +230,7 @@ public struct Client: Hashable, Sendable {
         case .exchangeAccepted(let info):
             exchangeAccepted(info, strategy: strategy, into: &output)
         case .exchangeRejected(let error, let reason):
-            pendingExchange = nil
+            if !pendingExchanges.isEmpty { pendingExchanges.removeFirst() }
             output.errors.append(SDKErrorReport(operation: "exchangeToken", error: error, reason: reason))
         case .participantUpdated(let info):
             remoteMetadataUpdated(info, into: &output)
@@ -276,8 +277,8 @@ public struct Client: Hashable, Sendable {
     }
 
     /// A remote publishes: renderers hear participantDidJoin first (RND-2, RND-3), with the
-    /// userId and attributes the service holds now (VIS-2, VIS-4), then the subscription the
-    /// strategy asked for starts (STR-2). A change to an announced publisher's streams keeps
+    /// userId and attributes the service holds now (VIS-2, VIS-4); the strategy is asked about
+    /// it with that info (STR-1), and the subscription it asks for starts (STR-2). A change to an announced publisher's streams keeps
     /// the info renderers have: metadata changes reach them only as VIS-1 allows.
     mutating func remotePublished(_ snapshot: PublisherSnapshot, strategy: some StrategyAnswers, into output: inout Output) {
         let index = view.index(of: snapshot.info.participantId)
@@ -287,6 +288,7 @@ public struct Client: Hashable, Sendable {
             return
         }
         view[index: index].info = snapshot.info
+        view[index: index].answer = strategy.shouldSubscribe(to: snapshot.info)
         view[index: index].publishedStreams = snapshot.streams
         view[index: index].announced = true
         output.events.append(.participantDidJoin(snapshot.info))

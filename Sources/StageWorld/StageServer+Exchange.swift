@@ -9,7 +9,8 @@ extension StageServer {
         guard let index = index(ofClient: clientIndex) else { return Reply() }
         switch verify(token, now: now) {
         case .failure(let rejection):
-            return refuseExchange(clientIndex, rejection.stageError, rejection.reason)
+            let error = StageError(code: rejection.stageError.code, category: .join, isFatal: false)
+            return refuseExchange(clientIndex, error, rejection.reason)
         case .success(let verified):
             if let reason = Self.exchangeRefusal(current: participants[index], new: verified) {
                 return refuseExchange(clientIndex, StageError(code: .tokenNotAllowed, category: .join, isFatal: false), reason)

@@ -35,7 +35,8 @@ struct JoinRetryTests {
         while let timer = sequences(world, where: isTimer).first {
             events += world.apply(.fire(sequence: timer))
         }
-        #expect(sequences(world, where: isJoin).count == 5)
+        #expect(world.clients[0].epoch == 5, "one connection per attempt")
+        #expect(sequences(world, where: isJoin).count == 1, "older attempts' joins are abandoned with their connections")
         let failures = events.filter { $0.rendererEvent == .connectionStateChanged(.disconnected, StageError(code: .failed, category: .join, isFatal: true)) }
         #expect(failures.map(\.time) == [.seconds(10)])
         #expect(world.clients[0].view.local.connectionState == .disconnected)
