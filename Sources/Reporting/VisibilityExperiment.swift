@@ -103,16 +103,9 @@ public struct VisibilityExperiment: Sendable {
     }
 
     public func run() -> Result {
-        var simulator = Simulator(world: makeWorld(), seed: seed)
-        var trace = Trace()
-        var monitors = MonitorSet()
-        simulator.run(until: .zero + Self.runLength) { _, events, world in
-            trace.append(contentsOf: events)
-            monitors.observe(events, world: world)
-        }
-        monitors.finish(world: simulator.world)
+        let run = MonitoredRun(world: makeWorld(), seed: seed, until: .zero + Self.runLength)
         var sightings: [ObserverKind: FirstSight] = [:]
-        for kind in ObserverKind.allCases { sightings[kind] = firstSight(of: kind, in: trace) }
-        return Result(sightings: sightings, violations: monitors.violations, traceHash: trace.hash)
+        for kind in ObserverKind.allCases { sightings[kind] = firstSight(of: kind, in: run.trace) }
+        return Result(sightings: sightings, violations: run.violations, traceHash: run.trace.hash)
     }
 }

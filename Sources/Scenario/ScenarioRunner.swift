@@ -28,18 +28,11 @@ public struct ScenarioRun: Sendable {
 public enum ScenarioRunner {
     public static func run(_ scenario: Scenario, seed: UInt64? = nil) -> ScenarioRun {
         let seed = seed ?? scenario.seed
-        var simulator = Simulator(world: scenario.makeWorld(seed: seed), seed: seed)
-        var trace = Trace()
-        var monitors = MonitorSet()
-        simulator.run(until: .zero + scenario.duration) { _, events, world in
-            trace.append(contentsOf: events)
-            monitors.observe(events, world: world)
-        }
-        monitors.finish(world: simulator.world)
-        let results = scenario.expectations.map { evaluate($0, trace: trace) }
+        let run = MonitoredRun(world: scenario.makeWorld(seed: seed), seed: seed, until: .zero + scenario.duration)
+        let results = scenario.expectations.map { evaluate($0, trace: run.trace) }
         return ScenarioRun(
-            scenario: scenario, seed: seed, trace: trace, expectationResults: results,
-            violations: monitors.violations, finalWorld: simulator.world
+            scenario: scenario, seed: seed, trace: run.trace, expectationResults: results,
+            violations: run.violations, finalWorld: run.finalWorld
         )
     }
 

@@ -1,0 +1,24 @@
+import Simulation
+import StageWorld
+
+/// One seeded simulation of a world to an end time with every invariant monitor watching each
+/// step: what scenario runs, reports and property runs all start from.
+public struct MonitoredRun: Sendable {
+    public var trace: Trace
+    public var violations: [Violation]
+    public var finalWorld: World
+
+    public init(world: World, seed: UInt64, until end: VirtualTime) {
+        var simulator = Simulator(world: world, seed: seed)
+        var trace = Trace()
+        var monitors = MonitorSet()
+        simulator.run(until: end) { _, events, world in
+            trace.append(contentsOf: events)
+            monitors.observe(events, world: world)
+        }
+        monitors.finish(world: simulator.world)
+        self.trace = trace
+        self.violations = monitors.violations
+        self.finalWorld = simulator.world
+    }
+}
