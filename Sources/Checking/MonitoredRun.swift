@@ -8,10 +8,11 @@ public struct MonitoredRun: Sendable {
     public var violations: [Violation]
     public var finalWorld: World
 
-    public init(world: World, seed: UInt64, until end: VirtualTime) {
+    /// `settle`: how long the network must be quiet before views must have converged.
+    public init(world: World, seed: UInt64, until end: VirtualTime, settle: VirtualDuration = .seconds(5)) {
         var simulator = Simulator(world: world, seed: seed)
         var trace = Trace()
-        var monitors = MonitorSet()
+        var monitors = MonitorSet(InvariantCatalog.all(settle: settle))
         simulator.run(until: end) { _, events, world in
             trace.append(contentsOf: events)
             monitors.observe(events, world: world)

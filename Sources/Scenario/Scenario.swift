@@ -117,6 +117,8 @@ public struct Scenario: Hashable, Sendable {
     public var faults: FaultPlan
     /// The stage service's and every client's keepalive (SIG-6).
     public var keepalive: KeepalivePolicy
+    /// How long the network must be quiet before every view must have converged.
+    public var settle: VirtualDuration
     public var participants: [ParticipantSpec]
     public var steps: [ScenarioStep]
     public var expectations: [Expectation]

@@ -47,6 +47,7 @@ public enum ScenarioLoader {
         let stageId = try map.optional("stage")?.string("stage") ?? "stage-1"
         let network = try map.optional("network").map { try link($0, base: LinkConditions()) } ?? LinkConditions()
         let keepalive = try map.optional("keepalive").map(keepalivePolicy) ?? KeepalivePolicy()
+        let settle = try map.optional("settle").map { try duration($0, "settle") } ?? .seconds(5)
         let participantsNode = try map.required("participants", in: "a scenario")
         let participants = try participantsNode.sequence("participants").map {
             try participant($0, stageId: stageId, network: network)
@@ -60,7 +61,7 @@ public enum ScenarioLoader {
         try map.finish("a scenario")
         return Scenario(
             path: path, name: name, covers: covers, seed: seed, duration: runLength, stageId: stageId,
-            network: network, faults: faults, keepalive: keepalive, participants: participants, steps: steps,
+            network: network, faults: faults, keepalive: keepalive, settle: settle, participants: participants, steps: steps,
             expectations: expectations
         )
     }

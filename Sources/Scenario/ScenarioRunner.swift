@@ -28,7 +28,7 @@ public struct ScenarioRun: Sendable {
 public enum ScenarioRunner {
     public static func run(_ scenario: Scenario, seed: UInt64? = nil) -> ScenarioRun {
         let seed = seed ?? scenario.seed
-        let run = MonitoredRun(world: scenario.makeWorld(seed: seed), seed: seed, until: .zero + scenario.duration)
+        let run = MonitoredRun(world: scenario.makeWorld(seed: seed), seed: seed, until: .zero + scenario.duration, settle: scenario.settle)
         let results = scenario.expectations.map { evaluate($0, trace: run.trace) }
         return ScenarioRun(
             scenario: scenario, seed: seed, trace: run.trace, expectationResults: results,

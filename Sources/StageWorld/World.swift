@@ -30,8 +30,8 @@ public protocol HostStrategies {
 /// and the virtual clock. `apply` (and `step`) is the only way it changes.
 public struct World: Hashable, Sendable {
     public internal(set) var now: VirtualTime
-    public private(set) var clients: [Client]
-    public private(set) var server: StageServer
+    public internal(set) var clients: [Client]
+    public internal(set) var server: StageServer
     public internal(set) var network: Network
     /// Partitions and outages (NET-2).
     public let faults: FaultPlan
