@@ -44,6 +44,7 @@ let package = Package(
         ),
         .target(name: "Reporting", dependencies: ["StageCore", "Simulation", "StageWorld", "Checking"]),
         .target(name: "StageSDK", dependencies: ["StageCore", "StageWorld", "Simulation", "Checking"]),
+        .target(name: "Signaling"),
         .executableTarget(
             name: "stagesim",
             dependencies: [
@@ -64,6 +65,7 @@ let package = Package(
         .testTarget(name: "StageSimCLITests", dependencies: ["stagesim"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "StageWorld"]),
         .testTarget(name: "StageSDKTests", dependencies: ["StageSDK", "StageCore", "StageWorld", "Simulation"]),
+        .testTarget(name: "SignalingTests", dependencies: ["Signaling"]),
     ],
     swiftLanguageModes: [.v6]
 )

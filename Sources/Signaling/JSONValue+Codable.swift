@@ -1,6 +1,7 @@
 /// `JSONValue` as a `Codable` field of host types (SIG-2, SIG-3), so metadata structs can
 /// carry arbitrary JSON. This module's own coders copy the value exactly; other coders go
-/// through their primitives (numbers as Int64/UInt64/Double, object key order as they give it).
+/// through their primitives (numbers as Int64/UInt64/Double; decoded object keys sorted by UTF-8,
+/// since those decoders do not report the written order).
 extension JSONValue: Codable {
     public func encode(to encoder: any Encoder) throws {
         switch self {
@@ -38,7 +39,9 @@ extension JSONValue: Codable {
         }
         if let container = try? decoder.container(keyedBy: AnyCodingKey.self) {
             var object = JSONObject()
-            for key in container.allKeys { object[key.stringValue] = try container.decode(JSONValue.self, forKey: key) }
+            // Other decoders do not report the written order: sort keys so the result is deterministic.
+            let keys = container.allKeys.sorted { $0.stringValue.utf8.lexicographicallyPrecedes($1.stringValue.utf8) }
+            for key in keys { object[key.stringValue] = try container.decode(JSONValue.self, forKey: key) }
             self = .object(object)
             return
         }

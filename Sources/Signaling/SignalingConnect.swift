@@ -1,6 +1,7 @@
 /// `type: connect`, the client's first message (SIG-1). `metadata` and `notifyMetadata`
 /// (`signaling_notify_metadata`) carry arbitrary JSON and are send-only (SIG-2); build them
-/// from host values with `JSONValue(encoding:)` (SIG-3).
+/// from host values with `JSONValue(encoding:)` (SIG-3). The frame writes `metadata` right
+/// after `type`, as in the seed's examples: `{"type":"connect","metadata":"contents",...}`.
 public struct SignalingConnect: Hashable, Sendable, SignalingPayload {
     static let messageType = SignalingMessageType.connect
 
@@ -41,11 +42,11 @@ public struct SignalingConnect: Hashable, Sendable, SignalingPayload {
     }
 
     func write(into fields: inout SignalingFieldWriter) {
+        fields.set("metadata", metadata)
+        fields.set("signaling_notify_metadata", notifyMetadata)
         fields.set("role", role.text)
         fields.set("channel_id", channelId)
         fields.set("client_id", clientId)
-        fields.set("metadata", metadata)
-        fields.set("signaling_notify_metadata", notifyMetadata)
         fields.set("multistream", multistream)
         fields.set("simulcast", simulcast)
     }
