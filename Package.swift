@@ -33,7 +33,7 @@ let package = Package(
         .target(
             name: "StageWorld",
             dependencies: [
-                "StageCore", "Simulation",
+                "StageCore", "Simulation", "Signaling",
                 .product(name: "Collections", package: "swift-collections"),
             ]
         ),

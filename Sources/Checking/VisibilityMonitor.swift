@@ -37,7 +37,7 @@ public struct VisibilityMonitor: InvariantMonitor {
     public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
         guard let client = world.clients.first(where: { $0.name == event.observer }) else { return [] }
         switch event.kind {
-        case .delivered(let message):
+        case .delivered(let message, _):
             let overdue = settle(observer: event.observer, before: event, index: index)
             receive(message, observer: event.observer, sdk: client.sdk, at: event)
             return overdue

@@ -10,9 +10,9 @@ extension Client {
     }
 
     /// SIG-6: every ping is answered at once and re-arms the watchdog.
-    mutating func heardPing(_ number: Int, into output: inout Output) {
+    mutating func heardPing(into output: inout Output) {
         pingsHeard += 1
-        output.messages.append(.pong(number))
+        output.messages.append(.pong)
         armWatchdog(into: &output)
     }
 

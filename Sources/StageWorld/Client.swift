@@ -236,8 +236,8 @@ public struct Client: Hashable, Sendable {
             remoteMetadataUpdated(info, into: &output)
         case .ejected(let reason):
             ejected(reason, into: &output)
-        case .ping(let number):
-            heardPing(number, into: &output)
+        case .ping:
+            heardPing(into: &output)
         default:
             break
         }

@@ -33,12 +33,12 @@ extension StageServer {
             participants[index].pingsSent += 1
             let number = participants[index].pingsSent
             return Reply(
-                outgoing: [Outgoing(clientIndex: clientIndex, message: .ping(number), epoch: epoch)],
+                outgoing: [Outgoing(clientIndex: clientIndex, message: .ping, epoch: epoch)],
                 timers: [.pongDeadline(clientIndex: clientIndex, epoch: epoch, number: number), .ping(clientIndex: clientIndex, epoch: epoch)]
             )
         case .pongDeadline(let clientIndex, let epoch, let number):
             guard let index = index(ofClient: clientIndex), participants[index].epoch == epoch,
-                  participants[index].newestPong < number else { return Reply() }
+                  participants[index].pongsHeard < number else { return Reply() }
             let id = participants[index].info.participantId
             var reply = leave(clientIndex: clientIndex)
             reply.events.append(.ejected(participantId: id, reason: "ping \(number) unanswered"))
@@ -46,9 +46,9 @@ extension StageServer {
         }
     }
 
-    mutating func pong(_ number: Int, clientIndex: Int) -> Reply {
+    mutating func pong(clientIndex: Int) -> Reply {
         guard let index = index(ofClient: clientIndex) else { return Reply() }
-        participants[index].newestPong = max(participants[index].newestPong, number)
+        participants[index].pongsHeard += 1
         return Reply()
     }
 

@@ -11,9 +11,9 @@ public struct ServerParticipant: Hashable, Sendable {
     public var origin: TokenOrigin
     /// The client's connection this participant is reachable on (NET-3).
     public var epoch: Int
-    /// Keepalive: pings sent on this connection, and the newest pong heard (SIG-6).
+    /// Keepalive on this connection: pings sent and pongs heard; pongs answer pings in order (SIG-6).
     public var pingsSent = 0
-    public var newestPong = 0
+    public var pongsHeard = 0
 }
 
 /// The stage service: token verification on join and exchange, the participant registry,
@@ -78,7 +78,7 @@ public struct StageServer: Hashable, Sendable {
     public mutating func handle(_ message: WireMessage, from clientIndex: Int, epoch: Int, now: VirtualTime) -> Reply {
         switch message {
         case .join(let token): return join(token, clientIndex: clientIndex, epoch: epoch, now: now)
-        case .pong(let number): return pong(number, clientIndex: clientIndex)
+        case .pong: return pong(clientIndex: clientIndex)
         case .exchangeToken(let token): return exchange(token, clientIndex: clientIndex, now: now)
         case .publish(let streams): return publish(streams, clientIndex: clientIndex)
         case .unpublish: return unpublish(clientIndex: clientIndex)
@@ -96,6 +96,8 @@ public struct StageServer: Hashable, Sendable {
     private mutating func join(_ token: String, clientIndex: Int, epoch: Int, now: VirtualTime) -> Reply {
         if let index = index(ofClient: clientIndex) {
             participants[index].epoch = epoch
+            participants[index].pingsSent = 0
+            participants[index].pongsHeard = 0
             return Reply(
                 outgoing: [Outgoing(clientIndex: clientIndex, message: .joinAccepted(snapshots(except: clientIndex)), epoch: epoch)],
                 timers: [.ping(clientIndex: clientIndex, epoch: epoch)]
@@ -151,8 +153,9 @@ public struct StageServer: Hashable, Sendable {
             let error = StageError(code: .stageAtCapacity, category: .publish, isFatal: false)
             return Reply(outgoing: [reply(.publishRejected(error), to: clientIndex)])
         }
-        participants[index].publishedStreams = streams
-        let snapshot = PublisherSnapshot(info: participants[index].info, streams: streams)
+        let id = participants[index].info.participantId
+        participants[index].publishedStreams = streams.map { StageStream(participantId: id, kind: $0.kind, isMuted: $0.isMuted) }
+        let snapshot = PublisherSnapshot(info: participants[index].info, streams: participants[index].publishedStreams)
         return Reply(
             outgoing: [reply(.publishAccepted, to: clientIndex)] + broadcast(.participantPublished(snapshot), except: clientIndex),
             events: alreadyPublishing ? [] : [.publishing(participants[index].info)]

@@ -13,10 +13,14 @@ public struct TraceEvent: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
         case hostCall(HostCall)
         case renderer(RendererEvent)
-        case delivered(WireMessage)
-        case lost(WireMessage)
-        /// A message of a connection that has since been replaced arrived and was dropped (NET-3).
-        case discarded(WireMessage)
+        /// A frame arrived and was handled: the stage message it carried, and the frame itself.
+        case delivered(WireMessage, frame: String)
+        /// One transmission of a frame was lost (it is sent again).
+        case lost(frame: String)
+        /// A frame of a connection that has since been replaced arrived and was dropped (NET-3).
+        case discarded(frame: String)
+        /// A frame that is not valid stage signaling arrived; it was logged and changed nothing (SIG-8).
+        case protocolError(frame: String, reason: String)
         /// The SDK asked the strategy (STR-3, STR-5 evidence).
         case strategyQueried(StrategyQueryReport)
         /// A client's timer fired and changed something (STG-3 retries).
@@ -49,6 +53,7 @@ public struct TraceEvent: Hashable, Sendable {
         case .delivered: "delivered"
         case .lost: "lost"
         case .discarded: "discarded"
+        case .protocolError: "protocol-error"
         case .strategyQueried: "strategy"
         case .timerFired: "timer"
         case .service: "service"
@@ -62,9 +67,10 @@ public struct TraceEvent: Hashable, Sendable {
         switch kind {
         case .hostCall(let call): call.summary
         case .renderer(let event): TraceText.event(event)
-        case .delivered(let message): "<- \(message.summary)"
-        case .lost(let message): "lost \(message.summary)"
-        case .discarded(let message): "discarded (old connection) \(message.summary)"
+        case .delivered(_, let frame): "<- \(TraceText.frame(frame))"
+        case .lost(let frame): "lost \(TraceText.frame(frame))"
+        case .discarded(let frame): "discarded (old connection) \(TraceText.frame(frame))"
+        case .protocolError(let frame, let reason): "protocol error: \(reason); frame \(TraceText.frame(frame))"
         case .strategyQueried(let report): TraceText.report(report)
         case .timerFired(let timer): timer.summary
         case .service(let event): event.summary
@@ -91,6 +97,25 @@ public enum TraceText {
 
     public static func streams(_ streams: [StageStream]) -> String {
         "[" + streams.map(\.description).joined(separator: ",") + "]"
+    }
+
+    /// A signaling frame as the trace shows it: the JSON text, with the signature segment of
+    /// every JWT in it replaced by `<signature>` (ECDSA signatures differ between processes).
+    public static func frame(_ text: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let start = rest.range(of: "eyJ") {
+            result += rest[..<start.lowerBound]
+            let candidate = rest[start.lowerBound...].prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }
+            let segments = candidate.split(separator: ".", omittingEmptySubsequences: false)
+            if segments.count == 3 {
+                result += segments[0] + "." + segments[1] + ".<signature>"
+            } else {
+                result += candidate
+            }
+            rest = rest[candidate.endIndex...]
+        }
+        return result + rest
     }
 
     /// A token as the trace shows it: its claims (never the signature, which ECDSA randomizes),

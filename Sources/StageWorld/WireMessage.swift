@@ -1,3 +1,4 @@
+import Signaling
 import StageCore
 
 /// Where a message starts or ends: the stage service or one client (by index in the world).
@@ -26,11 +27,11 @@ public enum WireMessage: Hashable, Sendable {
     case subscribe(publisherId: String, SubscribeType)
     case unsubscribe(publisherId: String)
     case leave
-    /// Answer to the service's keepalive ping `number` (SIG-6).
-    case pong(Int)
+    /// Answer to the service's keepalive ping; pongs answer pings in order (SIG-6).
+    case pong
     // server -> client
-    /// Keepalive ping `number` (SIG-6).
-    case ping(Int)
+    /// Keepalive ping (SIG-6).
+    case ping
     case joinAccepted([PublisherSnapshot])
     case joinRejected(StageError, reason: String)
     /// The exchanged token verified; the participant's info is now this (TOK-5).
@@ -59,8 +60,8 @@ public enum WireMessage: Hashable, Sendable {
         case .subscribe(let id, let type): "subscribe(\(id), \(type.rawValue))"
         case .unsubscribe(let id): "unsubscribe(\(id))"
         case .leave: "leave"
-        case .pong(let number): "pong(\(number))"
-        case .ping(let number): "ping(\(number))"
+        case .pong: "pong"
+        case .ping: "ping"
         case .joinAccepted(let snapshots): "joinAccepted[\(snapshots.map(TraceText.snapshot).joined(separator: ", "))]"
         case .joinRejected(let error, let reason): "joinRejected(\(error): \(reason))"
         case .exchangeAccepted(let info): "exchangeAccepted(\(TraceText.info(info)))"
@@ -78,22 +79,44 @@ public enum WireMessage: Hashable, Sendable {
     }
 }
 
-/// A message on its way through the simulated network.
+/// A signaling frame on its way through the simulated network: the network carries JSON text
+/// only, and the receiver decodes it (SIG-1, SIG-8).
 public struct Envelope: Hashable, Sendable {
     public var from: Endpoint
     public var to: Endpoint
-    public var message: WireMessage
+    /// The Sora signaling JSON text frame.
+    public var frame: String
     /// The connection it belongs to: the client's connection number when it was sent. A
     /// message of an older connection is discarded on arrival (NET-3).
     public var epoch: Int
+    /// The epoch of a frame injected for whatever connection the client has when it arrives.
+    public static let currentConnection = -1
     /// How many transmissions of it have been lost so far (retransmission backoff).
     public var lostTransmissions: Int = 0
 
-    public init(from: Endpoint, to: Endpoint, message: WireMessage, epoch: Int) {
+    /// A frame carrying `message` on the stage `channelId`.
+    public init(from: Endpoint, to: Endpoint, message: WireMessage, epoch: Int, channelId: String) {
+        self.init(from: from, to: to, frame: WireFrames.signaling(message, channelId: channelId).frame, epoch: epoch)
+    }
+
+    /// A frame as given, e.g. a malformed one a scenario injects (SIG-8).
+    public init(from: Endpoint, to: Endpoint, frame: String, epoch: Int) {
         self.from = from
         self.to = to
-        self.message = message
+        self.frame = frame
         self.epoch = epoch
+    }
+
+    /// The stage message the frame carries, or why it carries none (SIG-8).
+    public func decoded() -> Result<WireMessage, SignalingFrameError> {
+        switch SignalingMessage.decode(frame: frame) {
+        case .failure(let error): return .failure(SignalingFrameError(description: error.description))
+        case .success(let signaling):
+            guard signaling.direction.mayArrive(at: to == .server ? .server : .client) else {
+                return .failure(SignalingFrameError(description: "\(signaling.type.rawValue) may not arrive at the \(to == .server ? "service" : "client")"))
+            }
+            return WireFrames.message(signaling).mapError { SignalingFrameError(description: $0.message) }
+        }
     }
 
     /// The client end of the link this envelope travels (every link joins a client and the server).
@@ -104,4 +127,9 @@ public struct Envelope: Hashable, Sendable {
     }
 
     public var isUplink: Bool { to == .server }
+}
+
+/// Why a received frame was refused: a protocol error, logged, that changes nothing (SIG-8).
+public struct SignalingFrameError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var description: String
 }

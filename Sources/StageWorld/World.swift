@@ -95,31 +95,35 @@ public struct World: Hashable, Sendable {
         }
     }
 
-    /// A message arrives: one of an older connection is discarded (NET-3); otherwise the
-    /// stage service or the client handles it.
+    /// A frame arrives: one that is not stage signaling is a logged protocol error that changes
+    /// nothing (SIG-8); one of an older connection is discarded (NET-3); otherwise the stage
+    /// service or the client handles the message it carries.
     private mutating func deliver(_ envelope: Envelope, host: (any HostStrategies)?) -> [TraceEvent] {
         let observer = observerName(envelope.to)
+        let message: WireMessage
+        switch envelope.decoded() {
+        case .failure(let error):
+            return [TraceEvent(time: now, observer: observer, kind: .protocolError(frame: envelope.frame, reason: error.description))]
+        case .success(let decoded):
+            message = decoded
+        }
+        let discarded = [TraceEvent(time: now, observer: observer, kind: .discarded(frame: envelope.frame))]
+        let delivered = TraceEvent(time: now, observer: observer, kind: .delivered(message, frame: envelope.frame))
         switch envelope.to {
         case .server:
-            guard server.accepts(envelope.message, from: envelope.clientIndex, epoch: envelope.epoch) else {
-                return [TraceEvent(time: now, observer: observer, kind: .discarded(envelope.message))]
-            }
-            let reply = server.handle(envelope.message, from: envelope.clientIndex, epoch: envelope.epoch, now: now)
-            return [TraceEvent(time: now, observer: observer, kind: .delivered(envelope.message))] + serverOutput(reply)
+            guard server.accepts(message, from: envelope.clientIndex, epoch: envelope.epoch) else { return discarded }
+            return [delivered] + serverOutput(server.handle(message, from: envelope.clientIndex, epoch: envelope.epoch, now: now))
         case .client(let index):
-            guard envelope.epoch == clients[index].epoch else {
-                return [TraceEvent(time: now, observer: observer, kind: .discarded(envelope.message))]
-            }
+            guard envelope.epoch == clients[index].epoch || envelope.epoch == Envelope.currentConnection else { return discarded }
             let answers = strategy(forClient: index, host: host)
-            let delivered = TraceEvent(time: now, observer: observer, kind: .delivered(envelope.message))
-            return [delivered] + input(index) { $0.handle(envelope.message, strategy: answers) }.trace
+            return [delivered] + input(index) { $0.handle(message, strategy: answers) }.trace
         }
     }
 
     /// Sends what the stage service answered, sets its timers, and records what changed.
     private mutating func serverOutput(_ reply: StageServer.Reply) -> [TraceEvent] {
         for outgoing in reply.outgoing {
-            send(Envelope(from: .server, to: .client(outgoing.clientIndex), message: outgoing.message, epoch: outgoing.epoch))
+            send(Envelope(from: .server, to: .client(outgoing.clientIndex), message: outgoing.message, epoch: outgoing.epoch, channelId: server.stageId))
         }
         for timer in reply.timers {
             pending.schedule(.serverTimer(timer), at: now + timer.delay(server.keepalive))
@@ -145,7 +149,7 @@ public struct World: Hashable, Sendable {
 
     private mutating func record(_ output: Client.Output, clientIndex: Int) -> [TraceEvent] {
         for message in output.messages {
-            send(Envelope(from: .client(clientIndex), to: .server, message: message, epoch: clients[clientIndex].epoch))
+            send(Envelope(from: .client(clientIndex), to: .server, message: message, epoch: clients[clientIndex].epoch, channelId: server.stageId))
         }
         for (delay, timer) in output.timers {
             pending.schedule(.timer(clientIndex: clientIndex, timer), at: now + delay)

@@ -24,7 +24,7 @@ struct JoinRetryTests {
     }
 
     private func isJoin(_ event: PendingEvent) -> Bool {
-        if case .delivery(let envelope) = event, case .join = envelope.message { return true }
+        if case .delivery(let envelope) = event, case .success(.join) = envelope.decoded() { return true }
         return false
     }
 

@@ -59,7 +59,7 @@ private struct ServiceIdentity: Equatable {
 
 private extension TraceEvent {
     var deliveredMessage: WireMessage? {
-        if case .delivered(let message) = kind { return message }
+        if case .delivered(let message, _) = kind { return message }
         return nil
     }
 

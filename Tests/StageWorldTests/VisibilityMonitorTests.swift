@@ -31,7 +31,7 @@ private struct TraceBuilder {
     private var nextTime: VirtualTime { .milliseconds(UInt64(events.count + 1)) }
 
     mutating func deliver(_ observer: String, _ message: WireMessage) {
-        events.append(TraceEvent(time: nextTime, observer: observer, kind: .delivered(message)))
+        events.append(TraceEvent(time: nextTime, observer: observer, kind: .delivered(message, frame: WireFrames.signaling(message, channelId: "stage-1").frame)))
     }
 
     mutating func render(_ observer: String, _ event: RendererEvent) {

@@ -1,0 +1,94 @@
+import Signaling
+import StageCore
+
+/// The one `a=x-stagesim-<op>:<value>` line of a client's `re-answer` SDP: publish, unpublish,
+/// mute, subscribe, unsubscribe, or the token of an exchange (SIG-1).
+enum SessionLine {
+    static func line(for message: WireMessage) -> String {
+        switch message {
+        case .publish(let streams):
+            return "a=x-stagesim-publish:" + streams.map { $0.kind.rawValue + ($0.isMuted ? "!muted" : "") }.joined(separator: ",")
+        case .unpublish: return "a=x-stagesim-unpublish:"
+        case .mute(let kind, let muted): return "a=x-stagesim-mute:\(kind.rawValue)=\(muted)"
+        case .subscribe(let id, let type): return "a=x-stagesim-subscribe:\(id)=\(type.rawValue)"
+        case .unsubscribe(let id): return "a=x-stagesim-unsubscribe:\(id)"
+        case .exchangeToken(let token): return "a=x-stagesim-token:\(token)"
+        default: return ""
+        }
+    }
+
+    static func message(fromSDP sdp: String) throws(FrameError) -> WireMessage {
+        guard let line = sdp.split(separator: "\r\n").first(where: { $0.hasPrefix("a=x-stagesim-") }),
+              let colon = line.firstIndex(of: ":") else { throw FrameError("re-answer sdp has no a=x-stagesim- line") }
+        let operation = line[line.index(line.startIndex, offsetBy: 13)..<colon]
+        let value = String(line[line.index(after: colon)...])
+        switch operation {
+        case "publish": return .publish(try streams(value))
+        case "unpublish": return .unpublish
+        case "mute":
+            let parts = value.split(separator: "=")
+            guard parts.count == 2, let kind = MediaKind(rawValue: String(parts[0])), let muted = Bool(String(parts[1])) else {
+                throw FrameError("mute line \(value) is not kind=true|false")
+            }
+            return .mute(kind, muted)
+        case "subscribe":
+            let parts = value.split(separator: "=")
+            guard parts.count == 2, let type = SubscribeType(rawValue: String(parts[1])) else { throw FrameError("subscribe line \(value) is not id=type") }
+            return .subscribe(publisherId: String(parts[0]), type)
+        case "unsubscribe": return .unsubscribe(publisherId: value)
+        case "token": return .exchangeToken(value)
+        default: throw FrameError("unknown session operation \(operation)")
+        }
+    }
+
+    /// `audio,video!muted`: the publishing participant's id is filled in by the service.
+    private static func streams(_ value: String) throws(FrameError) -> [StageStream] {
+        var streams: [StageStream] = []
+        for item in value.split(separator: ",") {
+            let muted = item.hasSuffix("!muted")
+            guard let kind = MediaKind(rawValue: String(muted ? item.dropLast(6) : item)) else { throw FrameError("unknown stream kind \(item)") }
+            streams.append(StageStream(participantId: "", kind: kind, isMuted: muted))
+        }
+        return streams
+    }
+}
+
+/// Stage events the service sends as `push` data: `{"event": "<name>", ...}` (SIG-2 push.data).
+enum PushEvent {
+    static func data(for message: WireMessage) -> JSONValue {
+        switch message {
+        case .joinRejected(let error, let reason): ["event": "joinRejected", "error": WireJSON.error(error, reason: reason)]
+        case .publishAccepted: ["event": "publishAccepted"]
+        case .publishRejected(let error): ["event": "publishRejected", "error": WireJSON.error(error)]
+        case .participantPublished(let snapshot): ["event": "participantPublished", "publisher": WireJSON.snapshot(snapshot)]
+        case .participantUnpublished(let id): ["event": "participantUnpublished", "participant_id": .string(id)]
+        case .subscribeAccepted(let id): ["event": "subscribeAccepted", "participant_id": .string(id)]
+        case .exchangeAccepted(let info): ["event": "exchangeAccepted", "participant": WireJSON.info(info)]
+        case .exchangeRejected(let error, let reason): ["event": "exchangeRejected", "error": WireJSON.error(error, reason: reason)]
+        case .ejected(let reason): ["event": "ejected", "reason": .string(reason)]
+        default: ["event": "unknown"]
+        }
+    }
+
+    static func message(from data: JSONValue) throws(FrameError) -> WireMessage {
+        let reader = try WireJSON.Reader(data, "push.data")
+        switch try reader.string("event") {
+        case "joinRejected":
+            let (error, reason) = try WireJSON.error(from: reader.object["error"])
+            return .joinRejected(error, reason: reason)
+        case "publishAccepted": return .publishAccepted
+        case "publishRejected": return .publishRejected(try WireJSON.error(from: reader.object["error"]).0)
+        case "participantPublished":
+            guard let publisher = reader.object["publisher"] else { throw FrameError("push.data.publisher is missing") }
+            return .participantPublished(try WireJSON.snapshot(from: publisher))
+        case "participantUnpublished": return .participantUnpublished(participantId: try reader.string("participant_id"))
+        case "subscribeAccepted": return .subscribeAccepted(publisherId: try reader.string("participant_id"))
+        case "exchangeAccepted": return .exchangeAccepted(try WireJSON.info(from: reader.object["participant"]))
+        case "exchangeRejected":
+            let (error, reason) = try WireJSON.error(from: reader.object["error"])
+            return .exchangeRejected(error, reason: reason)
+        case "ejected": return .ejected(reason: try reader.string("reason"))
+        case let other: throw FrameError("push event \(other) carries no stage message")
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Signaling
+import StageCore
+
+/// How the stage's messages travel as Sora signaling (SIG-1, SIG-5): a join is `connect` with
+/// the token in its metadata, a leave is `disconnect`, keepalive is `ping`/`pong`, and the
+/// client's media and token changes are `re-answer`s whose SDP carries one `a=x-stagesim-...`
+/// line. The service answers a join with an `offer` listing the publishers in its metadata,
+/// announces connections with `notify` (connection.created / updated / destroyed, carrying the
+/// participant's metadata), and sends every other stage event as `push` data.
+public enum WireFrames {
+    public static func signaling(_ message: WireMessage, channelId: String) -> SignalingMessage {
+        switch message {
+        case .join(let token):
+            return .connect(SignalingConnect(role: .sendrecv, channelId: channelId, metadata: .object(["token": .string(token)])))
+        case .leave: return .disconnect(SignalingDisconnect(reason: "leave"))
+        case .pong: return .pong(SignalingPong())
+        case .ping: return .ping(SignalingPing())
+        case .publish, .unpublish, .mute, .subscribe, .unsubscribe, .exchangeToken:
+            return .reAnswer(SignalingReAnswer(sdp: "v=0\r\n" + SessionLine.line(for: message)))
+        case .joinAccepted(let snapshots):
+            return .offer(SignalingOffer(sdp: "v=0\r\n", connectionId: channelId, metadata: .object(["publishers": .array(snapshots.map(WireJSON.snapshot))])))
+        case .participantJoined(let info): return notify(.connectionCreated, info)
+        case .participantUpdated(let info): return notify(.connectionUpdated, info)
+        case .participantLeft(let id):
+            return .notify(SignalingNotify(eventType: .connectionDestroyed, connectionId: id))
+        default:
+            return .push(SignalingPush(data: PushEvent.data(for: message)))
+        }
+    }
+
+    private static func notify(_ type: NotifyEventType, _ info: ParticipantInfo) -> SignalingMessage {
+        .notify(SignalingNotify(
+            eventType: type, connectionId: info.participantId, role: .sendrecv, metadata: WireJSON.info(info),
+            authnMetadata: .object(["user_id": .string(info.userId)]),
+            authzMetadata: .object(["allow_publish": .bool(info.capabilities.canPublish), "allow_subscribe": .bool(info.capabilities.canSubscribe)])
+        ))
+    }
+
+    /// The stage message a decoded signaling message carries, or why it carries none.
+    static func message(_ signaling: SignalingMessage) -> Result<WireMessage, FrameError> {
+        do throws(FrameError) {
+            return .success(try decode(signaling))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private static func decode(_ signaling: SignalingMessage) throws(FrameError) -> WireMessage {
+        switch signaling {
+        case .connect(let connect):
+            guard let token = connect.metadata?["token"]?.stringValue else { throw FrameError("connect.metadata.token is not a string") }
+            return .join(token: token)
+        case .disconnect: return .leave
+        case .pong: return .pong
+        case .ping: return .ping
+        case .reAnswer(let reAnswer): return try SessionLine.message(fromSDP: reAnswer.sdp)
+        case .offer(let offer):
+            var snapshots: [PublisherSnapshot] = []
+            for item in offer.metadata?["publishers"]?.arrayValue ?? [] { snapshots.append(try WireJSON.snapshot(from: item)) }
+            return .joinAccepted(snapshots)
+        case .notify(let notify): return try decode(notify)
+        case .push(let push): return try PushEvent.message(from: push.data)
+        case .answer, .update, .reOffer, .candidate:
+            throw FrameError("\(signaling.type.rawValue) carries no stage message")
+        }
+    }
+
+    private static func decode(_ notify: SignalingNotify) throws(FrameError) -> WireMessage {
+        switch notify.eventType {
+        case .connectionCreated: return .participantJoined(try WireJSON.info(from: notify.metadata))
+        case .connectionUpdated: return .participantUpdated(try WireJSON.info(from: notify.metadata))
+        case .connectionDestroyed:
+            guard let id = notify.connectionId else { throw FrameError("notify connection.destroyed has no connection_id") }
+            return .participantLeft(participantId: id)
+        case .other(let text): throw FrameError("notify event_type \(text) carries no stage message")
+        }
+    }
+}
