@@ -16,6 +16,14 @@ public struct ParticipantSpec: Hashable, Sendable {
     public var reconnect: ReconnectPolicy
 }
 
+/// A raw text frame the network hands a client at a virtual time, as if the service sent it
+/// on the client's current connection (SIG-8: malformed and unknown frames).
+public struct FrameInjection: Hashable, Sendable {
+    public var at: VirtualDuration
+    public var participant: String
+    public var frame: String
+}
+
 /// A host call the script makes at a virtual time; `line` points back into the file.
 public struct ScenarioStep: Hashable, Sendable {
     public var at: VirtualDuration
@@ -25,7 +33,8 @@ public struct ScenarioStep: Hashable, Sendable {
 }
 
 /// Which events an expectation is about: renderer events by their callback name, `stageError`
-/// (the error delegate) and `compositionLayout` (TOK-9); every field left nil matches anything.
+/// (the error delegate), `compositionLayout` (TOK-9), `signaling` (a frame handled by its
+/// receiver, SIG-1) and `protocolError` (SIG-8); every field left nil matches anything.
 public struct EventMatcher: Hashable, Sendable, CustomStringConvertible {
     public var event: String
     public var observer: String?
@@ -39,10 +48,14 @@ public struct EventMatcher: Hashable, Sendable, CustomStringConvertible {
     public var userId: String?
     /// For `stageError`: the failed host call, e.g. `exchangeToken`.
     public var operation: String?
+    /// For `signaling`: the frame's Sora `type`, e.g. `notify`.
+    public var frameType: String?
+    /// For `signaling` and `protocolError`: text the frame must contain.
+    public var contains: String?
 
     public init(event: String) { self.event = event }
 
-    public static let eventNames = RendererEvent.allNames + ["stageError", "compositionLayout"]
+    public static let eventNames = RendererEvent.allNames + ["stageError", "compositionLayout", "signaling", "protocolError"]
 
     public func matches(_ traceEvent: TraceEvent) -> Bool {
         if let observer, observer != traceEvent.observer { return false }
@@ -52,6 +65,10 @@ public struct EventMatcher: Hashable, Sendable, CustomStringConvertible {
             return (errorCode.map { $0 == report.error.code } ?? true) && (operation.map { $0 == report.operation } ?? true)
         case .layout(let layout) where event == "compositionLayout":
             return participant.map { $0 == layout.featured } ?? true
+        case .delivered(_, let frame) where event == "signaling":
+            return (frameType.map { frame.hasPrefix(#"{"type":"\#($0)""#) } ?? true) && (contains.map { frame.contains($0) } ?? true)
+        case .protocolError(let frame, let reason) where event == "protocolError":
+            return contains.map { frame.contains($0) || reason.contains($0) } ?? true
         default: return false
         }
     }
@@ -74,6 +91,8 @@ public struct EventMatcher: Hashable, Sendable, CustomStringConvertible {
         if let streams { parts.append("streams=\(streams.map(\.rawValue))") }
         if let errorCode { parts.append("error=\(errorCode.name)") }
         if let operation { parts.append("operation=\(operation)") }
+        if let frameType { parts.append("type=\(frameType)") }
+        if let contains { parts.append("contains=\(contains)") }
         return parts.joined(separator: " ")
     }
 }
@@ -119,6 +138,8 @@ public struct Scenario: Hashable, Sendable {
     public var keepalive: KeepalivePolicy
     /// How long the network must be quiet before every view must have converged.
     public var settle: VirtualDuration
+    /// Raw frames the network delivers to clients as if from the service (SIG-8).
+    public var injections: [FrameInjection]
     public var participants: [ParticipantSpec]
     public var steps: [ScenarioStep]
     public var expectations: [Expectation]
@@ -135,6 +156,10 @@ public struct Scenario: Hashable, Sendable {
         var world = World(
             stageId: stageId, clients: clients, links: links, defaultLink: network, seed: seed, faults: faults, keepalive: keepalive
         )
+        for injection in injections {
+            guard let index = world.clientIndex(named: injection.participant) else { continue }
+            world.inject(frame: injection.frame, toClient: index, at: .zero + injection.at)
+        }
         for step in steps {
             if let index = world.clientIndex(named: step.participant) {
                 world.scheduleHostCall(step.call, clientIndex: index, at: .zero + step.at)

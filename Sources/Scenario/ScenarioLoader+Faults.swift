@@ -28,6 +28,18 @@ extension ScenarioLoader {
         return FaultPlan(partitions: partitions)
     }
 
+    /// `inject: [{at: 3s, to: alice, frame: "<text>"}]`: raw frames delivered to a client (SIG-8).
+    static func frameInjections(_ node: YAMLNode, names: Set<String>) throws -> [FrameInjection] {
+        try node.sequence("inject").map { item in
+            var map = try item.mapping("an injected frame")
+            let at = try duration(try map.required("at", in: "an injected frame"), "at")
+            let participant = try participantName(try map.required("to", in: "an injected frame"), names: names)
+            let frame = try map.required("frame", in: "an injected frame").string("frame")
+            try map.finish("an injected frame")
+            return FrameInjection(at: at, participant: participant, frame: frame)
+        }
+    }
+
     /// `keepalive: {pingInterval: 5s, pongTimeout: 10s}` (SIG-6).
     static func keepalivePolicy(_ node: YAMLNode) throws -> KeepalivePolicy {
         var map = try node.mapping("keepalive")

@@ -74,6 +74,8 @@ extension ScenarioLoader {
         matcher.state = try map.optional("state")?.string("state")
         matcher.userId = try map.optional("userId")?.string("userId")
         matcher.operation = try map.optional("operation")?.string("operation")
+        matcher.frameType = try map.optional("type")?.string("type")
+        matcher.contains = try map.optional("contains")?.string("contains")
         matcher.streams = try map.optional("streams").map { try $0.sequence("streams").map { try $0.oneOf("stream kind", MediaKind.self) } }
         if let errorNode = map.optional("error") {
             let text = try errorNode.string("error")

@@ -54,6 +54,7 @@ public enum ScenarioLoader {
         }
         let names = try uniqueNames(participants, node: participantsNode)
         let faults = try map.optional("faults").map { try faultPlan($0, names: names) } ?? FaultPlan()
+        let injections = try map.optional("inject").map { try frameInjections($0, names: names) } ?? []
         let steps = try map.optional("steps").map { try self.steps($0, participants: participants, names: names) } ?? []
         let expectations = try map.optional("expect").map {
             try $0.sequence("expect").map { try expectation($0, names: names, subjects: names.union(participants.compactMap { claims(of: $0.token)?.participantId })) }
@@ -61,7 +62,7 @@ public enum ScenarioLoader {
         try map.finish("a scenario")
         return Scenario(
             path: path, name: name, covers: covers, seed: seed, duration: runLength, stageId: stageId,
-            network: network, faults: faults, keepalive: keepalive, settle: settle, participants: participants, steps: steps,
+            network: network, faults: faults, keepalive: keepalive, settle: settle, injections: injections, participants: participants, steps: steps,
             expectations: expectations
         )
     }

@@ -11,7 +11,7 @@ extension World {
     mutating func abandonConnection(clientIndex: Int, olderThan epoch: Int) {
         let abandoned = pending.entries.filter { entry in
             guard case .delivery(let envelope) = entry.payload else { return false }
-            return envelope.clientIndex == clientIndex && envelope.epoch < epoch
+            return envelope.clientIndex == clientIndex && envelope.epoch < epoch && envelope.epoch != Envelope.currentConnection
         }
         for entry in abandoned { pending.remove(sequence: entry.sequence) }
         network.resetOrder(clientIndex: clientIndex, now: now)

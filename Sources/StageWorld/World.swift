@@ -55,6 +55,12 @@ public struct World: Hashable, Sendable {
 
     public func clientIndex(named name: String) -> Int? { clients.firstIndex(where: { $0.name == name }) }
 
+    /// Schedules a raw frame to reach a client at a virtual time, as if the service sent it on
+    /// whatever connection the client has then (SIG-8).
+    public mutating func inject(frame: String, toClient index: Int, at time: VirtualTime) {
+        pending.schedule(.delivery(Envelope(from: .server, to: .client(index), frame: frame, epoch: Envelope.currentConnection)), at: time)
+    }
+
     /// Schedules a host call from the script at a virtual time.
     public mutating func scheduleHostCall(_ call: HostCall, clientIndex: Int, at time: VirtualTime) {
         pending.schedule(.hostCall(clientIndex: clientIndex, call), at: time)
