@@ -25,7 +25,8 @@ public struct ConvergenceMonitor: InvariantMonitor {
     private static func isKeepalive(_ event: TraceEvent) -> Bool {
         switch event.kind {
         case .delivered(.ping, _), .delivered(.pong, _), .discarded, .protocolError: true
-        case .lost(let frame): frame.hasPrefix(#"{"type":"ping""#) || frame.hasPrefix(#"{"type":"pong""#)
+        case .lost(let frame), .duplicate(let frame), .heldForOrder(let frame):
+            frame.hasPrefix(#"{"type":"ping""#) || frame.hasPrefix(#"{"type":"pong""#)
         default: false
         }
     }

@@ -93,6 +93,10 @@ public enum ScenarioLoader {
         if let value = map.optional("latency") { conditions.latencyMean = try duration(value, "latency") }
         if let value = map.optional("jitter") { conditions.jitterMax = try duration(value, "jitter") }
         if let value = map.optional("loss") { conditions.lossProbability = try value.probability("loss") }
+        if let value = map.optional("jitterDistribution") { conditions.jitterDistribution = try value.oneOf("jitterDistribution", JitterDistribution.self) }
+        if let value = map.optional("duplicate") { conditions.duplicationProbability = try value.probability("duplicate") }
+        if let value = map.optional("reorder") { conditions.reorderProbability = try value.probability("reorder") }
+        if let value = map.optional("signalingKbps") { conditions.signalingBitsPerSecond = try value.int("signalingKbps", range: 1...10_000_000) * 1000 }
         if let value = map.optional("retransmit") { conditions.retransmissionTimeout = try duration(value, "retransmit") }
         if let value = map.optional("downlinkKbps") { conditions.downlinkBitsPerSecond = try value.int("downlinkKbps", range: 1...10_000_000) * 1000 }
         if conditions.lossProbability >= 1 { throw node.error("loss must be below 1: a link that loses every transmission never delivers") }

@@ -1,17 +1,33 @@
+import Foundation
 import Simulation
+
+/// How a link's jitter is drawn (NET-2): uniform in `0...jitter`, or exponential with mean
+/// `jitter` (a long tail, capped at ten times the mean).
+public enum JitterDistribution: String, Hashable, Sendable, CaseIterable {
+    case uniform, exponential
+}
 
 /// The conditions of one client's link to the stage service (NET-2).
 ///
 /// Signaling runs over an ordered, reliable stream (WebSocket over TCP): a lost transmission is
 /// sent again after `retransmissionTimeout`, and everything behind it on the link waits
-/// (head-of-line blocking). Loss therefore shows up as delay, never as a missing message.
+/// (head-of-line blocking). Duplicated and reordered segments are sorted out by the receiving
+/// transport (sequence numbers), so the application still sees each frame once, in order.
 public struct LinkConditions: Hashable, Sendable {
     /// One-way delay before jitter.
     public var latencyMean: VirtualDuration
-    /// Each transmission's delay is `latencyMean` plus a uniform draw in `0...jitterMax`.
+    /// The jitter's bound (uniform) or mean (exponential).
     public var jitterMax: VirtualDuration
+    public var jitterDistribution: JitterDistribution
     /// Probability that one transmission of a message is lost.
     public var lossProbability: Double
+    /// Probability that a transmission arrives twice.
+    public var duplicationProbability: Double
+    /// Probability that a transmission is held up in the network and overtaken by later ones.
+    public var reorderProbability: Double
+    /// Signaling capacity of the link in each direction; nil is unlimited. Frames queue behind
+    /// each other for their transmission time.
+    public var signalingBitsPerSecond: Int?
     /// How long the sender waits before sending a lost transmission again.
     public var retransmissionTimeout: VirtualDuration
     /// Media capacity of the link towards the client; decides the simulcast layer (LST-4).
@@ -19,55 +35,105 @@ public struct LinkConditions: Hashable, Sendable {
 
     public init(
         latencyMean: VirtualDuration = .milliseconds(20), jitterMax: VirtualDuration = .zero,
-        lossProbability: Double = 0, retransmissionTimeout: VirtualDuration = .milliseconds(200),
-        downlinkBitsPerSecond: Int = 10_000_000
+        jitterDistribution: JitterDistribution = .uniform, lossProbability: Double = 0,
+        duplicationProbability: Double = 0, reorderProbability: Double = 0, signalingBitsPerSecond: Int? = nil,
+        retransmissionTimeout: VirtualDuration = .milliseconds(200), downlinkBitsPerSecond: Int = 10_000_000
     ) {
         self.latencyMean = latencyMean
         self.jitterMax = jitterMax
+        self.jitterDistribution = jitterDistribution
         self.lossProbability = lossProbability
+        self.duplicationProbability = duplicationProbability
+        self.reorderProbability = reorderProbability
+        self.signalingBitsPerSecond = signalingBitsPerSecond
         self.retransmissionTimeout = retransmissionTimeout
         self.downlinkBitsPerSecond = downlinkBitsPerSecond
     }
 }
 
-/// The network between clients and the stage service: per-client link conditions, the
-/// ordering state of each direction, and the PRNG stream that draws delays (NET-2).
+/// The state of one direction of one link: FIFO and bandwidth bookkeeping on the sending side,
+/// sequence numbers and the reassembly buffer on the receiving side.
+public struct LinkDirection: Hashable, Sendable {
+    /// The latest due time scheduled in order (FIFO).
+    public var lastDue: VirtualTime = .zero
+    /// When the link has finished sending what is queued (bandwidth).
+    public var busyUntil: VirtualTime = .zero
+    /// The sequence number the next frame sent gets, and the one the receiver waits for next.
+    public var nextSent: UInt64 = 1
+    public var nextExpected: UInt64 = 1
+    /// Frames that arrived ahead of a missing one, waiting for it.
+    public var held: [Envelope] = []
+}
+
+/// The network between clients and the stage service: per-client link conditions, the state
+/// of each direction, and the PRNG stream that draws delays and network faults (NET-2).
 public struct Network: Hashable, Sendable {
     /// Per client index: the conditions of its link.
     public var links: [LinkConditions]
-    /// Per client index: the latest due time scheduled client -> server, and server -> client.
-    public private(set) var uplinkLastDue: [VirtualTime]
-    public private(set) var downlinkLastDue: [VirtualTime]
+    /// Per client index, two directions: `2 * index` towards the client, `2 * index + 1` towards the service.
+    public internal(set) var directions: [LinkDirection]
     /// The network's own PRNG stream (`network`), split from the run's seed.
     public private(set) var random: SplitMix64
 
     public init(links: [LinkConditions], seed: UInt64) {
         self.links = links
-        self.uplinkLastDue = Array(repeating: .zero, count: links.count)
-        self.downlinkLastDue = Array(repeating: .zero, count: links.count)
+        self.directions = Array(repeating: LinkDirection(), count: links.count * 2)
         self.random = SplitMix64.stream(seed: seed, name: "network")
     }
 
-    /// The due time of a transmission sent now on this client's link in this direction: the
-    /// drawn delay, but never before a message sent earlier on the same link (FIFO).
-    public mutating func dueTime(clientIndex: Int, uplink: Bool, now: VirtualTime, extraDelay: VirtualDuration = .zero) -> VirtualTime {
+    static func direction(clientIndex: Int, uplink: Bool) -> Int { clientIndex * 2 + (uplink ? 1 : 0) }
+
+    /// When a transmission of `bytes` sent now arrives: it waits for the link (bandwidth), then
+    /// takes the latency plus drawn jitter, and never arrives before one sent earlier (FIFO),
+    /// unless the network holds it up (reordering).
+    public mutating func dueTime(
+        clientIndex: Int, uplink: Bool, now: VirtualTime, bytes: Int = 0, extraDelay: VirtualDuration = .zero
+    ) -> VirtualTime {
         let conditions = links[clientIndex]
-        let jitter = conditions.jitterMax.nanoseconds == 0
-            ? VirtualDuration.zero : VirtualDuration(nanoseconds: random.upTo(conditions.jitterMax.nanoseconds))
-        return keepOrder(clientIndex: clientIndex, uplink: uplink, notBefore: now + conditions.latencyMean + jitter + extraDelay)
+        let slot = Self.direction(clientIndex: clientIndex, uplink: uplink)
+        var departure = now
+        if let capacity = conditions.signalingBitsPerSecond, capacity > 0 {
+            departure = max(now, directions[slot].busyUntil) + VirtualDuration(nanoseconds: UInt64(bytes) * 8 * 1_000_000_000 / UInt64(capacity))
+            directions[slot].busyUntil = departure
+        }
+        let arrival = departure + conditions.latencyMean + jitter(conditions) + extraDelay
+        if conditions.reorderProbability > 0 && random.chance(conditions.reorderProbability) {
+            return arrival + conditions.latencyMean + conditions.latencyMean
+        }
+        return keepOrder(clientIndex: clientIndex, uplink: uplink, notBefore: arrival)
     }
 
-    /// A new connection on this client's link starts with empty queues in both directions.
+    private mutating func jitter(_ conditions: LinkConditions) -> VirtualDuration {
+        let bound = conditions.jitterMax.nanoseconds
+        guard bound > 0 else { return .zero }
+        switch conditions.jitterDistribution {
+        case .uniform:
+            return VirtualDuration(nanoseconds: random.upTo(bound))
+        case .exponential:
+            let unit = max(random.nextUnit(), 1e-12)
+            return VirtualDuration(nanoseconds: UInt64(min(-log(unit), 10) * Double(bound)))
+        }
+    }
+
+    /// Whether a transmission sent now also arrives a second time (NET-2 duplication).
+    public mutating func duplicates(clientIndex: Int) -> Bool {
+        let probability = links[clientIndex].duplicationProbability
+        return probability > 0 && random.chance(probability)
+    }
+
+    /// A new connection on this client's link starts with empty queues and fresh sequence
+    /// numbers in both directions.
     public mutating func resetOrder(clientIndex: Int, now: VirtualTime) {
-        uplinkLastDue[clientIndex] = now
-        downlinkLastDue[clientIndex] = now
+        for uplink in [false, true] {
+            directions[Self.direction(clientIndex: clientIndex, uplink: uplink)] = LinkDirection(lastDue: now, busyUntil: now)
+        }
     }
 
     /// The earliest due time at or after `notBefore` that keeps this link direction FIFO.
     public mutating func keepOrder(clientIndex: Int, uplink: Bool, notBefore: VirtualTime) -> VirtualTime {
-        let last = uplink ? uplinkLastDue[clientIndex] : downlinkLastDue[clientIndex]
-        let due = max(notBefore, last)
-        if uplink { uplinkLastDue[clientIndex] = due } else { downlinkLastDue[clientIndex] = due }
+        let slot = Self.direction(clientIndex: clientIndex, uplink: uplink)
+        let due = max(notBefore, directions[slot].lastDue)
+        directions[slot].lastDue = due
         return due
     }
 }

@@ -19,6 +19,10 @@ public struct TraceEvent: Hashable, Sendable {
         case lost(frame: String)
         /// A frame of a connection that has since been replaced arrived and was dropped (NET-3).
         case discarded(frame: String)
+        /// A second copy of a frame arrived and the transport dropped it (NET-2).
+        case duplicate(frame: String)
+        /// A frame overtook a missing one; the transport holds it until the gap is filled (NET-2).
+        case heldForOrder(frame: String)
         /// A frame that is not valid stage signaling arrived; it was logged and changed nothing (SIG-8).
         case protocolError(frame: String, reason: String)
         /// The SDK asked the strategy (STR-3, STR-5 evidence).
@@ -54,6 +58,8 @@ public struct TraceEvent: Hashable, Sendable {
         case .lost: "lost"
         case .discarded: "discarded"
         case .protocolError: "protocol-error"
+        case .duplicate: "duplicate"
+        case .heldForOrder: "held"
         case .strategyQueried: "strategy"
         case .timerFired: "timer"
         case .service: "service"
@@ -70,6 +76,8 @@ public struct TraceEvent: Hashable, Sendable {
         case .delivered(_, let frame): "<- \(TraceText.frame(frame))"
         case .lost(let frame): "lost \(TraceText.frame(frame))"
         case .discarded(let frame): "discarded (old connection) \(TraceText.frame(frame))"
+        case .duplicate(let frame): "duplicate dropped \(TraceText.frame(frame))"
+        case .heldForOrder(let frame): "held for order \(TraceText.frame(frame))"
         case .protocolError(let frame, let reason): "protocol error: \(reason); frame \(TraceText.frame(frame))"
         case .strategyQueried(let report): TraceText.report(report)
         case .timerFired(let timer): timer.summary

@@ -91,6 +91,9 @@ public struct Envelope: Hashable, Sendable {
     public var epoch: Int
     /// The epoch of a frame injected for whatever connection the client has when it arrives.
     public static let currentConnection = -1
+    /// Its place in its connection's direction, for the receiving transport's duplicate
+    /// detection and reassembly; 0 for a frame outside any sequence (an injected one).
+    public var sequence: UInt64 = 0
     /// How many transmissions of it have been lost so far (retransmission backoff).
     public var lostTransmissions: Int = 0
 

@@ -1,9 +1,44 @@
 import Simulation
 
 extension World {
+    /// Sends a frame on its connection: numbered for the receiving transport, delayed by the
+    /// link, and sometimes duplicated (NET-2). A frame for a connection the client has already
+    /// replaced goes nowhere: that socket is closed (NET-3).
     mutating func send(_ envelope: Envelope) {
-        let due = network.dueTime(clientIndex: envelope.clientIndex, uplink: envelope.isUplink, now: now)
-        pending.schedule(.delivery(envelope), at: due)
+        var envelope = envelope
+        let index = envelope.clientIndex
+        if !envelope.isUplink && envelope.epoch != clients[index].epoch { return }
+        let slot = Network.direction(clientIndex: index, uplink: envelope.isUplink)
+        envelope.sequence = network.directions[slot].nextSent
+        network.directions[slot].nextSent += 1
+        let bytes = envelope.frame.utf8.count
+        pending.schedule(.delivery(envelope), at: network.dueTime(clientIndex: index, uplink: envelope.isUplink, now: now, bytes: bytes))
+        if network.duplicates(clientIndex: index) {
+            pending.schedule(.delivery(envelope), at: network.dueTime(clientIndex: index, uplink: envelope.isUplink, now: now, bytes: bytes))
+        }
+    }
+
+    /// What the receiving transport does with an arriving frame: pass it on (with any held
+    /// frames it unblocks), drop a duplicate, or hold one that overtook a missing one.
+    mutating func reassemble(_ envelope: Envelope) -> (ready: [Envelope], trace: [TraceEvent]) {
+        guard envelope.sequence != 0 else { return ([envelope], []) }
+        let slot = Network.direction(clientIndex: envelope.clientIndex, uplink: envelope.isUplink)
+        let observer = observerName(envelope.to)
+        let expected = network.directions[slot].nextExpected
+        if envelope.sequence < expected || network.directions[slot].held.contains(where: { $0.sequence == envelope.sequence }) {
+            return ([], [TraceEvent(time: now, observer: observer, kind: .duplicate(frame: envelope.frame))])
+        }
+        if envelope.sequence > expected {
+            network.directions[slot].held.append(envelope)
+            return ([], [TraceEvent(time: now, observer: observer, kind: .heldForOrder(frame: envelope.frame))])
+        }
+        var ready = [envelope]
+        network.directions[slot].nextExpected += 1
+        while let next = network.directions[slot].held.firstIndex(where: { $0.sequence == network.directions[slot].nextExpected }) {
+            ready.append(network.directions[slot].held.remove(at: next))
+            network.directions[slot].nextExpected += 1
+        }
+        return (ready, [])
     }
 
     /// A client opened a new connection: what is still in flight on its older connections is
@@ -39,7 +74,8 @@ extension World {
         let backoff = UInt64(1) << UInt64(min(lost.lostTransmissions, 6))
         let timeout = network.links[lost.clientIndex].retransmissionTimeout * backoff
         lost.lostTransmissions += 1
-        pending.schedule(.delivery(lost), at: network.dueTime(clientIndex: lost.clientIndex, uplink: lost.isUplink, now: now, extraDelay: timeout))
+        let bytes = lost.frame.utf8.count
+        pending.schedule(.delivery(lost), at: network.dueTime(clientIndex: lost.clientIndex, uplink: lost.isUplink, now: now, bytes: bytes, extraDelay: timeout))
         for other in behind {
             pending.schedule(other.payload, at: network.keepOrder(clientIndex: lost.clientIndex, uplink: lost.isUplink, notBefore: other.due))
         }

@@ -97,7 +97,8 @@ public struct World: Hashable, Sendable {
         case .serverTimer(let timer):
             return serverOutput(server.handle(timer))
         case .delivery(let envelope):
-            return deliver(envelope, host: host)
+            let (ready, trace) = reassemble(envelope)
+            return ready.reduce(into: trace) { events, frame in events += deliver(frame, host: host) }
         }
     }
 
