@@ -145,6 +145,21 @@ public struct Scenario: Hashable, Sendable {
     public var expectations: [Expectation]
 
     /// The world this scenario starts from, with every host call scheduled.
+    /// This scenario under a swarm fault plan drawn from `seed` (NET-2): every link gets the
+    /// drawn faults, the drawn partitions join the plan, and the expectations are dropped,
+    /// since their timing windows assume the scenario's own network; the invariants still hold.
+    public func underSwarmFaults(seed: UInt64) -> (Scenario, SwarmFaults) {
+        let swarm = SwarmFaults(seed: seed, clientNames: participants.map(\.name), duration: duration)
+        var scenario = self
+        scenario.network = swarm.applied(to: network)
+        for index in scenario.participants.indices {
+            scenario.participants[index].link = participants[index].link.map(swarm.applied)
+        }
+        scenario.faults.partitions += swarm.plan.partitions
+        scenario.expectations = []
+        return (scenario, swarm)
+    }
+
     public func makeWorld(seed: UInt64) -> World {
         let clients = participants.map { Client(
                 name: $0.name, sdk: $0.sdk, token: StageKeys.standard.token($0.token), strategy: $0.strategy,

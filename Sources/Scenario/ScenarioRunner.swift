@@ -18,6 +18,8 @@ public struct ScenarioRun: Sendable {
     public var expectationResults: [ExpectationResult]
     public var violations: [Violation]
     public var finalWorld: World
+    /// The faults drawn for a `--swarm` run, whose parameters are printed under the seed.
+    public var swarm: SwarmFaults?
 
     public var passed: Bool { violations.isEmpty && expectationResults.allSatisfy(\.passed) }
     public var traceHash: UInt64 { trace.hash }
@@ -26,13 +28,16 @@ public struct ScenarioRun: Sendable {
 /// The scenario driver: the seeded simulator, fed the script's host calls, watched by every
 /// invariant monitor, then judged against the script's expectations.
 public enum ScenarioRunner {
-    public static func run(_ scenario: Scenario, seed: UInt64? = nil) -> ScenarioRun {
-        let seed = seed ?? scenario.seed
+    /// Runs `scenario`; with `swarm`, under a fault plan drawn from the seed (NET-2), judged by
+    /// the invariants alone.
+    public static func run(_ original: Scenario, seed: UInt64? = nil, swarm: Bool = false) -> ScenarioRun {
+        let seed = seed ?? original.seed
+        let (scenario, faults) = swarm ? original.underSwarmFaults(seed: seed) : (original, nil)
         let run = MonitoredRun(world: scenario.makeWorld(seed: seed), seed: seed, until: .zero + scenario.duration, settle: scenario.settle)
         let results = scenario.expectations.map { evaluate($0, trace: run.trace) }
         return ScenarioRun(
             scenario: scenario, seed: seed, trace: run.trace, expectationResults: results,
-            violations: run.violations, finalWorld: run.finalWorld
+            violations: run.violations, finalWorld: run.finalWorld, swarm: faults
         )
     }
 

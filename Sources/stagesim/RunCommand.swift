@@ -26,6 +26,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Include network deliveries and losses in the timeline.")
     var verbose = false
 
+    @Flag(help: "Add a fault plan drawn from the seed (each fault kind on or off per seed) and judge by the invariants only.")
+    var swarm = false
+
     func run() throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -44,7 +47,7 @@ struct RunCommand: ParsableCommand {
         let printer = RunPrinter(verbose: verbose)
         var runs: [ScenarioRun] = []
         for scenario in scenarios {
-            let run = ScenarioRunner.run(scenario, seed: seed)
+            let run = ScenarioRunner.run(scenario, seed: seed, swarm: swarm)
             printer.printRun(run, timeline: timeline ?? (!isDirectory.boolValue || !run.passed))
             try writeTrace(run, directoryMode: isDirectory.boolValue)
             runs.append(run)

@@ -9,6 +9,10 @@ struct RunPrinter {
     func printRun(_ run: ScenarioRun, timeline: Bool) {
         let covers = run.scenario.covers.isEmpty ? "" : " [\(run.scenario.covers.joined(separator: ", "))]"
         print("\n== \(run.scenario.path): \(run.scenario.name)\(covers)  seed \(run.seed)")
+        if let swarm = run.swarm {
+            print("  swarm faults: \(swarm.parameters.joined(separator: ", "))")
+            print("  (expectations are not checked under --swarm; the invariants are)")
+        }
         if timeline { printTimeline(run) }
         for result in run.expectationResults {
             print("  \(result.passed ? "PASS" : "FAIL") line \(result.expectation.line): \(result.expectation.description) (\(result.detail))")
@@ -20,7 +24,7 @@ struct RunPrinter {
         }
         print("  trace hash: \(XXH3.hex(run.traceHash))  (\(run.trace.events.count) events)")
         if !run.passed {
-            print("  replay: stagesim run \(run.scenario.path) --seed \(run.seed)")
+            print("  replay: stagesim run \(run.scenario.path) --seed \(run.seed)\(run.swarm == nil ? "" : " --swarm")")
         }
     }
 

@@ -44,3 +44,21 @@ struct ReportCommandTests {
         #expect(generated == checkedIn, "Reports/visibility.md is stale: run `swift run stagesim report visibility`")
     }
 }
+
+@Suite("stagesim run --swarm, as separate processes")
+struct SwarmRunTests {
+    @Test("the drawn faults are printed under the seed, and two processes give the same trace hash (NET-2, NET-1)")
+    func swarmIsDeterministic() throws {
+        let arguments = ["run", "Scenarios/str-2-subscribe-waits-for-publish.yaml", "--swarm", "--seed", "12", "--no-timeline"]
+        let first = try stagesim(arguments)
+        let second = try stagesim(arguments)
+        #expect(first.status == 0, "\(first.output)")
+        #expect(first.output.contains("swarm faults: "))
+        #expect(first.output.contains("expectations are not checked under --swarm"))
+        #expect(traceHash(in: first.output) != nil)
+        #expect(traceHash(in: first.output) == traceHash(in: second.output))
+        let other = try stagesim(["run", "Scenarios/str-2-subscribe-waits-for-publish.yaml", "--swarm", "--seed", "13", "--no-timeline"])
+        #expect(other.output.split(separator: "\n").first { $0.contains("swarm faults") }
+                != first.output.split(separator: "\n").first { $0.contains("swarm faults") })
+    }
+}
