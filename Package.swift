@@ -45,6 +45,7 @@ let package = Package(
         .target(name: "Reporting", dependencies: ["StageCore", "Simulation", "StageWorld", "Checking"]),
         .target(name: "StageSDK", dependencies: ["StageCore", "StageWorld", "Simulation", "Checking"]),
         .target(name: "Signaling"),
+        .target(name: "SubscriberModel", dependencies: ["StageCore"]),
         .executableTarget(
             name: "stagesim",
             dependencies: [
@@ -66,6 +67,7 @@ let package = Package(
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "StageWorld"]),
         .testTarget(name: "StageSDKTests", dependencies: ["StageSDK", "StageCore", "StageWorld", "Simulation"]),
         .testTarget(name: "SignalingTests", dependencies: ["Signaling"]),
+        .testTarget(name: "SubscriberModelTests", dependencies: ["SubscriberModel", "StageCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
