@@ -59,15 +59,15 @@ let package = Package(
             path: "Benchmarks/ReconcilerBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        .testTarget(name: "StageCoreTests", dependencies: ["StageCore"]),
+        .testTarget(name: "StageCoreTests", dependencies: ["StageCore", "Simulation"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "StageWorldTests", dependencies: ["StageWorld", "Checking"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
         .testTarget(name: "StageSimCLITests", dependencies: ["stagesim"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "StageWorld"]),
         .testTarget(name: "StageSDKTests", dependencies: ["StageSDK", "StageCore", "StageWorld", "Simulation"]),
-        .testTarget(name: "SignalingTests", dependencies: ["Signaling"]),
-        .testTarget(name: "SubscriberModelTests", dependencies: ["SubscriberModel", "StageCore"]),
+        .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Simulation"]),
+        .testTarget(name: "SubscriberModelTests", dependencies: ["SubscriberModel", "StageCore", "Simulation"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -34,6 +34,26 @@ public struct SplitMix64: RandomNumberGenerator, Hashable, Sendable {
         nextUnit() < probability
     }
 
+    /// A uniform integer in `0..<count`; 0 when `count` is 0.
+    public mutating func below(_ count: Int) -> Int {
+        count <= 0 ? 0 : Int(upTo(UInt64(count - 1)))
+    }
+
+    /// A uniform integer in `0..<count`; 0 when `count` is 0.
+    public mutating func below(_ count: UInt64) -> UInt64 {
+        count == 0 ? 0 : upTo(count - 1)
+    }
+
+    /// True `percent` times in a hundred.
+    public mutating func percentChance<Percent: BinaryInteger>(_ percent: Percent) -> Bool {
+        below(100) < Int(percent)
+    }
+
+    /// A uniformly chosen element, or nil for an empty array.
+    public mutating func pick<Element>(_ items: [Element]) -> Element? {
+        items.isEmpty ? nil : items[below(items.count)]
+    }
+
     /// A uniform integer in `0...upperBound`, by Lemire's multiply-shift (bias below 2^-64 * bound).
     public mutating func upTo(_ upperBound: UInt64) -> UInt64 {
         if upperBound == .max { return next() }

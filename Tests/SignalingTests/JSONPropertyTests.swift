@@ -1,21 +1,6 @@
+import Simulation
 import Testing
 import Signaling
-
-/// SplitMix64, local to this file: a seeded generator so the property test is reproducible.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-}
 
 /// Random JSON values and random (non-canonical) ways of writing them.
 private struct ValueFactory {
@@ -48,11 +33,11 @@ private struct ValueFactory {
             let double = Double(bitPattern: random.next())
             return JSONNumber(double) ?? JSONNumber(0)
         default:
-            var text = random.chance(30) ? "-" : ""
-            text += random.chance(20) ? "0" : String(1 + random.below(9)) + digits(random.below(25))
-            if random.chance(50) { text += "." + digits(1 + random.below(8)) }
-            if random.chance(40) {
-                text += random.chance(50) ? "e" : "E"
+            var text = random.percentChance(30) ? "-" : ""
+            text += random.percentChance(20) ? "0" : String(1 + random.below(9)) + digits(random.below(25))
+            if random.percentChance(50) { text += "." + digits(1 + random.below(8)) }
+            if random.percentChance(40) {
+                text += random.percentChance(50) ? "e" : "E"
                 text += ["", "+", "-"][random.below(3)]
                 text += digits(1 + random.below(4))
             }
@@ -64,7 +49,7 @@ private struct ValueFactory {
         let containers = depth < 6
         switch random.below(containers ? 8 : 5) {
         case 0: return .null
-        case 1: return .bool(random.chance(50))
+        case 1: return .bool(random.percentChance(50))
         case 2: return .number(number())
         case 3, 4: return .string(string())
         case 5, 6:
@@ -82,11 +67,11 @@ private struct ValueFactory {
     // MARK: a noisy writer: random whitespace, random escapes, same value
 
     mutating func whitespace() -> String {
-        random.chance(60) ? "" : String((0..<random.below(3)).map { _ in [" ", "\t", "\n", "\r"][random.below(4)] })
+        random.percentChance(60) ? "" : String((0..<random.below(3)).map { _ in [" ", "\t", "\n", "\r"][random.below(4)] })
     }
 
     mutating func hexEscape(_ unit: UInt32) -> String {
-        let hex = String(unit, radix: 16, uppercase: random.chance(50))
+        let hex = String(unit, radix: 16, uppercase: random.percentChance(50))
         return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 
@@ -96,8 +81,8 @@ private struct ValueFactory {
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
-            case "/" where random.chance(50): out += "\\/"
-            case _ where scalar.value < 0x20 || random.chance(20):
+            case "/" where random.percentChance(50): out += "\\/"
+            case _ where scalar.value < 0x20 || random.percentChance(20):
                 if scalar.value > 0xFFFF {
                     let offset = scalar.value - 0x10000
                     out += hexEscape(0xD800 + (offset >> 10)) + hexEscape(0xDC00 + (offset & 0x3FF))
@@ -128,7 +113,7 @@ private struct ValueFactory {
 struct JSONPropertyTests {
     @Test("2,000 random values: parse(v.jsonText) == v and the encoding is stable")
     func randomRoundTrip() throws {
-        var factory = ValueFactory(random: SplitMix64(state: 0x5167_2026))
+        var factory = ValueFactory(random: SplitMix64(seed: 0x5167_2026))
         var kinds: Set<String> = []
         for iteration in 0..<2_000 {
             let value = factory.value()
@@ -144,7 +129,7 @@ struct JSONPropertyTests {
 
     @Test("2,000 random values written with noise parse to the same value")
     func noisyRoundTrip() throws {
-        var factory = ValueFactory(random: SplitMix64(state: 0xD00D_F00D))
+        var factory = ValueFactory(random: SplitMix64(seed: 0xD00D_F00D))
         for iteration in 0..<2_000 {
             let value = factory.value()
             let noisy = factory.noisyText(value)
@@ -155,7 +140,7 @@ struct JSONPropertyTests {
 
     @Test("random byte soup never crashes the parser or the frame decoder")
     func fuzz() {
-        var random = SplitMix64(state: 42)
+        var random = SplitMix64(seed: 42)
         let alphabet = Array(#"{}[]:,"\\/ tfnrue0123456789.-+Eabc"#.unicodeScalars) + ["\u{1}", "あ", "😀"]
         for _ in 0..<2_000 {
             var text = ""

@@ -1,20 +1,8 @@
+import Simulation
 import Testing
 @testable import StageCore
 
-/// SplitMix64, local to this file: a seeded generator so the property test is reproducible.
-private struct TokenFuzzRandom {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-
+private extension SplitMix64 {
     mutating func element<T>(_ items: [T]) -> T { items[below(items.count)] }
 }
 
@@ -345,7 +333,7 @@ struct TokenCodecTests {
         arguments: 0..<4
     )
     func noMutantVerifies(chunk: Int) {
-        var random = TokenFuzzRandom(state: 0x70C0_FFEE_5EED &+ UInt64(chunk))
+        var random = SplitMix64(seed: 0x70C0_FFEE_5EED &+ UInt64(chunk))
         let claimSets = [
             Fixture.claims,
             Fixture.claims { $0.participantId = "bob"; $0.attributes = [:] },
@@ -396,7 +384,7 @@ private struct MutantBase {
 }
 
 /// One mutant of `base`; `kind` (0...9) picks the mutation.
-private func mutant(kind: Int, of base: MutantBase, bases: [MutantBase], random: inout TokenFuzzRandom) -> String {
+private func mutant(kind: Int, of base: MutantBase, bases: [MutantBase], random: inout SplitMix64) -> String {
     let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
     let pool = alphabet + Array(".....=+/ é\u{0}")
     var characters = base.characters

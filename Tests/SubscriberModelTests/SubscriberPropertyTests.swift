@@ -1,23 +1,6 @@
+import Simulation
 import Testing
 import SubscriberModel
-
-/// A small local SplitMix64 (Steele, Lea, Flood 2014) so the property test is reproducible.
-private struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ n: UInt64) -> UInt64 { n == 0 ? 0 : next() % n }
-    mutating func chance(_ percent: UInt64) -> Bool { below(100) < percent }
-    mutating func pick<T>(_ items: [T]) -> T? { items.isEmpty ? nil : items[Int(below(UInt64(items.count)))] }
-}
 
 @Suite("Subscriber model property (SUB-2..SUB-6, SUB-8)")
 struct SubscriberPropertyTests {
@@ -25,7 +8,7 @@ struct SubscriberPropertyTests {
 
     private static func randomInput(_ rng: inout SplitMix64, now: inout UInt64) -> SubscriberInput {
         // Mostly forward in time, sometimes backwards (must be ignored, not trapped).
-        if rng.chance(5) {
+        if rng.percentChance(5) {
             now = now >= Fixture.second ? now - rng.below(Fixture.second) : now
         } else {
             now &+= rng.below(2 * Fixture.second)
@@ -43,8 +26,8 @@ struct SubscriberPropertyTests {
         case 24..<32: return .mediaDropped(at: now)
         case 32..<40: return .mediaRestored(at: now)
         case 40..<43: return .restoreFailed
-        case 43..<50: return .publisherVideoChanged(enabled: rng.chance(50))
-        case 50..<57: return .setSubscribeToVideo(rng.chance(50))
+        case 43..<50: return .publisherVideoChanged(enabled: rng.percentChance(50))
+        case 50..<57: return .setSubscribeToVideo(rng.percentChance(50))
         case 57..<88:
             return .linkQuality(bandwidthBitsPerSecond: rng.pick(bandwidths) ?? 0, lossRatio: rng.pick(losses) ?? 0, at: now)
         case 88..<94:
@@ -62,15 +45,15 @@ struct SubscriberPropertyTests {
         var seen: [String: Int] = [:]
         var ignoredCount = 0
         for sequence in 0..<2_000 {
-            let layers = Self.allLayers.filter { _ in rng.chance(50) }
+            let layers = Self.allLayers.filter { _ in rng.percentChance(50) }
             let stream = Fixture.stream(
-                id: "stream-\(sequence)", hasVideo: rng.chance(80),
-                audioFallbackEnabled: rng.chance(70), layers: layers)
-            let mode: OpenTokMediaMode = rng.chance(75) ? .routed : .relayed
+                id: "stream-\(sequence)", hasVideo: rng.percentChance(80),
+                audioFallbackEnabled: rng.percentChance(70), layers: layers)
+            let mode: OpenTokMediaMode = rng.percentChance(75) ? .routed : .relayed
             let policy = QualityPolicy(
                 disableAfterNanoseconds: rng.below(4) * Fixture.second,
                 enableAfterNanoseconds: rng.below(3) * Fixture.second)
-            var state = SubscriberState(stream: stream, mode: mode, policy: policy, subscribeToVideo: rng.chance(85))
+            var state = SubscriberState(stream: stream, mode: mode, policy: policy, subscribeToVideo: rng.percentChance(85))
             var check = SubscriberEventOrderCheck()
             let id = "sub-\(sequence)"
             check.begin(subscriptionId: id, stream: stream, mode: mode)
@@ -124,8 +107,8 @@ struct SubscriberPropertyTests {
         var rng = SplitMix64(seed: 42)
         var qualityDisables = 0
         for sequence in 0..<500 {
-            let stream = Fixture.stream(id: "q-\(sequence)", audioFallbackEnabled: rng.chance(50), layers: [Fixture.low, Fixture.mid])
-            let mode: OpenTokMediaMode = rng.chance(50) ? .routed : .relayed
+            let stream = Fixture.stream(id: "q-\(sequence)", audioFallbackEnabled: rng.percentChance(50), layers: [Fixture.low, Fixture.mid])
+            let mode: OpenTokMediaMode = rng.percentChance(50) ? .routed : .relayed
             var state = SubscriberState(stream: stream, mode: mode)
             state.subscribe(at: 0)
             state.mediaStarted(at: 0)
@@ -133,7 +116,7 @@ struct SubscriberPropertyTests {
             for _ in 0..<40 {
                 now += rng.below(2 * Fixture.second)
                 let events = state.linkQuality(
-                    bandwidthBitsPerSecond: rng.chance(50) ? 50_000 : 1_000_000, lossRatio: rng.chance(20) ? 0.5 : 0, at: now)
+                    bandwidthBitsPerSecond: rng.percentChance(50) ? 50_000 : 1_000_000, lossRatio: rng.percentChance(20) ? 0.5 : 0, at: now)
                 if events.contains(.subscriberVideoDisabled(reason: .qualityChanged)) {
                     qualityDisables += 1
                     #expect(mode == .routed && stream.audioFallbackEnabled)
