@@ -33,14 +33,14 @@ let package = Package(
         .target(
             name: "StageWorld",
             dependencies: [
-                "StageCore", "Simulation", "Signaling",
+                "StageCore", "Simulation", "Signaling", "SubscriberModel",
                 .product(name: "Collections", package: "swift-collections"),
             ]
         ),
-        .target(name: "Checking", dependencies: ["StageCore", "Simulation", "StageWorld"]),
+        .target(name: "Checking", dependencies: ["StageCore", "Simulation", "StageWorld", "SubscriberModel"]),
         .target(
             name: "Scenario",
-            dependencies: ["StageCore", "Simulation", "StageWorld", "Checking", "Yams"]
+            dependencies: ["StageCore", "Simulation", "StageWorld", "Checking", "SubscriberModel", "Yams"]
         ),
         .target(name: "Reporting", dependencies: ["StageCore", "Simulation", "StageWorld", "Checking"]),
         .target(name: "StageSDK", dependencies: ["StageCore", "StageWorld", "Simulation", "Checking"]),

@@ -7,7 +7,8 @@ public enum InvariantCatalog {
     public static func all(settle: VirtualDuration = .seconds(5)) -> [any InvariantMonitor] {
         [
             JoinLeaveOrderMonitor(), StreamAccountingMonitor(), SubscribeAnswerMonitor(),
-            PublishCapabilityMonitor(), SilentRefreshMonitor(), VisibilityMonitor(), ConvergenceMonitor(settle: settle),
+            PublishCapabilityMonitor(), SilentRefreshMonitor(), VisibilityMonitor(), SubscriberLifecycleMonitor(),
+            ConvergenceMonitor(settle: settle),
         ]
     }
 }

@@ -1,6 +1,7 @@
 import Simulation
 import StageCore
 import StageWorld
+import SubscriberModel
 
 /// One participant of a scenario: its SDK, token claims, link and strategy.
 public struct ParticipantSpec: Hashable, Sendable {
@@ -14,6 +15,8 @@ public struct ParticipantSpec: Hashable, Sendable {
     public var joinRetry: JoinRetryPolicy
     public var composition: CompositionOptions
     public var reconnect: ReconnectPolicy
+    /// Routed (quality fallback possible) or relayed media for this participant's subscribers (SUB-5).
+    public var mediaMode: OpenTokMediaMode
 }
 
 /// A raw text frame the network hands a client at a virtual time, as if the service sent it
@@ -56,6 +59,14 @@ public struct EventMatcher: Hashable, Sendable, CustomStringConvertible {
     public init(event: String) { self.event = event }
 
     public static let eventNames = RendererEvent.allNames + ["stageError", "compositionLayout", "signaling", "protocolError"]
+        + subscriberEventNames
+
+    /// The OpenTok subscriber callbacks (SUB-1..6); `participant` is the stream's publisher.
+    public static let subscriberEventNames = [
+        "streamCreated", "streamDestroyed", "subscriberDidConnectToStream", "subscriberDidFailWithError",
+        "subscriberDidDisconnectFromStream", "subscriberDidReconnectToStream", "subscriberVideoDisabled",
+        "subscriberVideoEnabled", "subscriberVideoDisableWarning", "subscriberVideoDisableWarningLifted",
+    ]
 
     public func matches(_ traceEvent: TraceEvent) -> Bool {
         if let observer, observer != traceEvent.observer { return false }
@@ -67,6 +78,8 @@ public struct EventMatcher: Hashable, Sendable, CustomStringConvertible {
             return participant.map { $0 == layout.featured } ?? true
         case .delivered(_, let frame) where event == "signaling":
             return (frameType.map { frame.hasPrefix(#"{"type":"\#($0)""#) } ?? true) && (contains.map { frame.contains($0) } ?? true)
+        case .subscriber(let subscriber) where subscriber.event.name == event:
+            return (participant.map { $0 == subscriber.publisherId } ?? true) && (contains.map { traceEvent.detail.contains($0) } ?? true)
         case .protocolError(let frame, let reason) where event == "protocolError":
             return contains.map { frame.contains($0) || reason.contains($0) } ?? true
         default: return false
@@ -164,7 +177,7 @@ public struct Scenario: Hashable, Sendable {
         let clients = participants.map { Client(
                 name: $0.name, sdk: $0.sdk, token: StageKeys.standard.token($0.token), strategy: $0.strategy,
                 video: $0.video, joinRetry: $0.joinRetry, composition: $0.composition,
-                keepalive: keepalive, reconnect: $0.reconnect
+                keepalive: keepalive, reconnect: $0.reconnect, mediaMode: $0.mediaMode
             ) }
         var links: [String: LinkConditions] = [:]
         for participant in participants { links[participant.name] = participant.link }

@@ -1,6 +1,7 @@
 import Simulation
 import StageCore
 import StageWorld
+import SubscriberModel
 
 extension ScenarioLoader {
     static func participant(_ node: YAMLNode, stageId: String, network: LinkConditions) throws -> ParticipantSpec {
@@ -18,10 +19,11 @@ extension ScenarioLoader {
         let joinRetry = try map.optional("joinRetry").map(joinRetryPolicy) ?? JoinRetryPolicy()
         let composition = try map.optional("composition").map(compositionOptions) ?? CompositionOptions()
         let reconnect = try map.optional("reconnect").map(reconnectPolicy) ?? ReconnectPolicy()
+        let mediaMode = try map.optional("mediaMode")?.oneOf("mediaMode", OpenTokMediaMode.self) ?? .routed
         try map.finish("a participant")
         return ParticipantSpec(
             name: name, sdk: sdk, token: token, link: link, strategy: strategy, video: video,
-            joinRetry: joinRetry, composition: composition, reconnect: reconnect
+            joinRetry: joinRetry, composition: composition, reconnect: reconnect, mediaMode: mediaMode
         )
     }
 

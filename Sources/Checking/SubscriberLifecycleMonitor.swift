@@ -1,0 +1,21 @@
+import StageWorld
+import SubscriberModel
+
+/// SUB-2..6 on every run: each observer's subscriber callbacks for each stream follow the
+/// OpenTok lifecycle (connect before disconnect; after a disconnect exactly one of reconnect
+/// or streamDestroyed, never both; never a reconnect without a disconnect; nothing after
+/// streamDestroyed; video enabled only after disabled for the same reason; no quality
+/// fallback without audio fallback), as `SubscriberEventOrderCheck` defines them.
+public struct SubscriberLifecycleMonitor: InvariantMonitor {
+    public let name = "subscriber-lifecycle-order"
+    public let rules = ["SUB-2", "SUB-3", "SUB-4", "SUB-5", "SUB-6"]
+    private var check = SubscriberEventOrderCheck()
+
+    public init() {}
+
+    public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
+        guard case .subscriber(let subscriber) = event.kind else { return [] }
+        let subscription = "\(event.observer)/\(subscriber.streamId)"
+        return check.observe(subscription, subscriber.event).map { violation(event, index: index, $0) }
+    }
+}

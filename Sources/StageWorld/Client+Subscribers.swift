@@ -1,0 +1,129 @@
+import Simulation
+import StageCore
+import SubscriberModel
+
+/// One remote publisher's stream as an OpenTok-style subscriber sees it (SUB-1..6): the
+/// announcement number tells a republished stream from the one before.
+public struct SubscriberSlot: Hashable, Sendable {
+    public var publisherId: String
+    public var announcement: Int
+    public var state: SubscriberState
+
+    var isActive: Bool { [.subscribing, .connected, .reconnecting].contains(state.phase) }
+}
+
+/// A subscriber-lifecycle event for the trace: whose stream, and which announcement of it.
+public struct SubscriberTraceEvent: Hashable, Sendable {
+    public var publisherId: String
+    public var streamId: String
+    public var event: SubscriberEvent
+}
+
+extension Client {
+    /// Follows what the SDK just did with the OpenTok subscriber lifecycle (SUB-1..5): a
+    /// publisher's join announces its stream, a subscription being attempted subscribes,
+    /// `subscribed` starts media, a lost connection drops every subscriber's media and the
+    /// reconnect restores it (or the stream is destroyed), a remote video mute disables video
+    /// (publisherPropertyChanged), a downgrade to audio-only or back changes the subscriber's
+    /// own video property (subscriberPropertyChanged), and a leave destroys the stream.
+    mutating func followSubscribers(_ output: Output, now: VirtualTime) -> [SubscriberTraceEvent] {
+        var found: [SubscriberTraceEvent] = []
+        var reconnectedNow = false
+        for event in output.events {
+            switch event {
+            case .connectionStateChanged(.connecting, nil):
+                for index in subscribers.indices where subscribers[index].state.phase == .connected {
+                    found += emit(index, subscribers[index].state.mediaDropped(at: now.nanoseconds))
+                }
+            case .connectionStateChanged(.connected, _):
+                reconnectedNow = true
+            case .participantDidJoin(let info) where !info.isLocal:
+                found += announce(info)
+            case .participantDidLeave(let info) where !info.isLocal:
+                found += streamLeft(info.participantId)
+            default:
+                found += follow(event, now: now)
+            }
+        }
+        if reconnectedNow {
+            for index in subscribers.indices where subscribers[index].state.phase == .reconnecting {
+                found += emit(index, subscribers[index].state.mediaRestored(at: now.nanoseconds))
+            }
+        }
+        return found
+    }
+
+    private mutating func follow(_ event: RendererEvent, now: VirtualTime) -> [SubscriberTraceEvent] {
+        guard let info = event.participant, !info.isLocal, let index = slotIndex(info.participantId) else { return [] }
+        switch event {
+        case .subscribeStateChanged(_, .attemptingSubscribe, _):
+            return emit(index, subscribers[index].state.subscribe(at: now.nanoseconds))
+        case .subscribeStateChanged(_, .subscribed, _):
+            return emit(index, subscribers[index].state.mediaStarted(at: now.nanoseconds))
+        case .subscribeStateChanged(_, .notSubscribed, _) where subscribers[index].isActive:
+            return emit(index, subscribers[index].state.unsubscribe())
+        case .didChangeMutedStreams(_, let streams):
+            guard let video = streams.first(where: { $0.kind == .video }) else { return [] }
+            return emit(index, subscribers[index].state.publisherVideoChanged(enabled: !video.isMuted))
+        case .didRemoveStreams(_, let streams) where streams.map(\.kind) == [.video] && view[info.participantId]?.requested == .audioOnly:
+            return emit(index, subscribers[index].state.setSubscribeToVideo(false))
+        case .didAddStreams(_, let streams) where streams.map(\.kind) == [.video] && subscribers[index].state.phase == .connected:
+            return emit(index, subscribers[index].state.setSubscribeToVideo(true))
+        default:
+            return []
+        }
+    }
+
+    /// SUB-1: a publisher's stream appears in the session; a new announcement of the same
+    /// publisher is a new stream with a new subscriber.
+    private mutating func announce(_ info: ParticipantInfo) -> [SubscriberTraceEvent] {
+        let announcement = (slotIndex(info.participantId).map { subscribers[$0].announcement } ?? 0) + 1
+        let published = view[info.participantId]?.publishedStreams ?? []
+        let video = published.first { $0.kind == .video }
+        let stream = OpenTokStream(
+            streamId: "\(info.participantId)-\(announcement)", sessionId: "session", connectionId: info.participantId,
+            hasAudio: published.contains { $0.kind == .audio }, hasVideo: video.map { !$0.isMuted } ?? false, name: info.userId
+        )
+        let slot = SubscriberSlot(publisherId: info.participantId, announcement: announcement, state: SubscriberState(stream: stream, mode: mediaMode))
+        if let index = slotIndex(info.participantId) {
+            subscribers[index] = slot
+        } else {
+            subscribers.append(slot)
+            subscribers.sort { $0.publisherId < $1.publisherId }
+        }
+        return session.streamAppeared(stream).map { SubscriberTraceEvent(publisherId: info.participantId, streamId: stream.streamId, event: $0) }
+    }
+
+    /// SUB-3, SUB-4: the stream left. A subscriber that was reconnecting learns its stream
+    /// cannot be restored; one that was connected sees it destroyed; otherwise the session
+    /// reports it.
+    private mutating func streamLeft(_ publisherId: String) -> [SubscriberTraceEvent] {
+        guard let index = slotIndex(publisherId) else { return [] }
+        let streamId = subscribers[index].state.stream.streamId
+        let sessionEvents = session.streamLeft(streamId: streamId, reason: .clientDisconnected)
+        switch subscribers[index].state.phase {
+        case .reconnecting: return emit(index, subscribers[index].state.restoreFailed())
+        case .subscribing, .connected: return emit(index, subscribers[index].state.streamDestroyed(.clientDisconnected))
+        default: return sessionEvents.map { SubscriberTraceEvent(publisherId: publisherId, streamId: streamId, event: $0) }
+        }
+    }
+
+    /// SUB-5: the link towards this client, sampled at each keepalive ping, drives quality
+    /// fallback of every connected subscriber (routed mode only, SUB-6 permitting).
+    mutating func sampleLink(_ conditions: LinkConditions, now: VirtualTime) -> [SubscriberTraceEvent] {
+        var found: [SubscriberTraceEvent] = []
+        for index in subscribers.indices where subscribers[index].state.phase == .connected {
+            found += emit(index, subscribers[index].state.linkQuality(
+                bandwidthBitsPerSecond: UInt64(max(conditions.downlinkBitsPerSecond, 0)), lossRatio: conditions.lossProbability, at: now.nanoseconds
+            ))
+        }
+        return found
+    }
+
+    private func slotIndex(_ publisherId: String) -> Int? { subscribers.firstIndex { $0.publisherId == publisherId } }
+
+    private func emit(_ index: Int, _ events: [SubscriberEvent]) -> [SubscriberTraceEvent] {
+        let slot = subscribers[index]
+        return events.map { SubscriberTraceEvent(publisherId: slot.publisherId, streamId: slot.state.stream.streamId, event: $0) }
+    }
+}
