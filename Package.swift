@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "Checking", dependencies: ["StageCore", "Simulation", "StageWorld", "SubscriberModel"]),
         .target(
             name: "Scenario",
-            dependencies: ["StageCore", "Simulation", "StageWorld", "Checking", "SubscriberModel", "Yams"]
+            dependencies: ["StageCore", "Simulation", "StageWorld", "Checking", "SubscriberModel", "Signaling", "Yams"]
         ),
         .target(name: "Reporting", dependencies: ["StageCore", "Simulation", "StageWorld", "Checking"]),
         .target(name: "StageSDK", dependencies: ["StageCore", "StageWorld", "Simulation", "Checking"]),

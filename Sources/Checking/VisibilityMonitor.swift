@@ -59,7 +59,7 @@ public struct VisibilityMonitor: InvariantMonitor {
         var infos: [ParticipantInfo] = []
         switch message {
         case .joinAccepted(let snapshots): infos = snapshots.map(\.info)
-        case .participantJoined(let info), .participantUpdated(let info): infos = [info]
+        case .participantJoined(let info, _), .participantUpdated(let info): infos = [info]
         case .participantPublished(let snapshot): infos = [snapshot.info]
         default: return
         }

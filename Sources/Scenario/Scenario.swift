@@ -17,6 +17,8 @@ public struct ParticipantSpec: Hashable, Sendable {
     public var reconnect: ReconnectPolicy
     /// Routed (quality fallback possible) or relayed media for this participant's subscribers (SUB-5).
     public var mediaMode: OpenTokMediaMode
+    /// The app's signaling metadata and notify metadata sent with `connect` (SIG-2).
+    public var connect: ConnectMetadata
 }
 
 /// A raw text frame the network hands a client at a virtual time, as if the service sent it
@@ -174,11 +176,15 @@ public struct Scenario: Hashable, Sendable {
     }
 
     public func makeWorld(seed: UInt64) -> World {
-        let clients = participants.map { Client(
-                name: $0.name, sdk: $0.sdk, token: StageKeys.standard.token($0.token), strategy: $0.strategy,
-                video: $0.video, joinRetry: $0.joinRetry, composition: $0.composition,
-                keepalive: keepalive, reconnect: $0.reconnect, mediaMode: $0.mediaMode
-            ) }
+        let clients = participants.map { participant in
+            var client = Client(
+                name: participant.name, sdk: participant.sdk, token: StageKeys.standard.token(participant.token),
+                strategy: participant.strategy, video: participant.video, joinRetry: participant.joinRetry,
+                composition: participant.composition, keepalive: keepalive, reconnect: participant.reconnect, mediaMode: participant.mediaMode
+            )
+            client.connectMetadata = participant.connect
+            return client
+        }
         var links: [String: LinkConditions] = [:]
         for participant in participants { links[participant.name] = participant.link }
         var world = World(

@@ -20,10 +20,14 @@ extension ScenarioLoader {
         let composition = try map.optional("composition").map(compositionOptions) ?? CompositionOptions()
         let reconnect = try map.optional("reconnect").map(reconnectPolicy) ?? ReconnectPolicy()
         let mediaMode = try map.optional("mediaMode")?.oneOf("mediaMode", OpenTokMediaMode.self) ?? .routed
+        let connect = ConnectMetadata(
+            metadata: try map.optional("signalingMetadata")?.jsonValue("signalingMetadata"),
+            notifyMetadata: try map.optional("notifyMetadata")?.jsonValue("notifyMetadata")
+        )
         try map.finish("a participant")
         return ParticipantSpec(
             name: name, sdk: sdk, token: token, link: link, strategy: strategy, video: video,
-            joinRetry: joinRetry, composition: composition, reconnect: reconnect, mediaMode: mediaMode
+            joinRetry: joinRetry, composition: composition, reconnect: reconnect, mediaMode: mediaMode, connect: connect
         )
     }
 

@@ -6,7 +6,7 @@ extension Client {
     mutating func openConnection(into output: inout Output) {
         epoch += 1
         pingsHeard = 0
-        output.messages.append(.join(token: token))
+        output.messages.append(.join(token: token, metadata: connectMetadata))
     }
 
     /// SIG-6: every ping is answered at once and re-arms the watchdog.

@@ -40,6 +40,8 @@ public struct Client: Hashable, Sendable {
     public internal(set) var session: SessionObserver
     public internal(set) var subscribers: [SubscriberSlot] = []
     public var mediaMode: OpenTokMediaMode
+    /// What this client sends with `connect` besides its token (SIG-2).
+    public var connectMetadata = ConnectMetadata()
 
     public init(
         name: String, sdk: SDKKind, token: String, strategy: StrategySpec,
@@ -224,7 +226,7 @@ public struct Client: Hashable, Sendable {
             view.local.publishState = .errored
             view.local.publishedStreams = []
             output.events.append(.publishStateChanged(view.local.info, .errored, error))
-        case .participantJoined(let info):
+        case .participantJoined(let info, _):
             remoteJoined(info, strategy: strategy)
         case .participantPublished(let snapshot):
             remotePublished(snapshot, strategy: strategy, into: &output)

@@ -77,7 +77,7 @@ public struct StageServer: Hashable, Sendable {
     /// Handles one message from a client; returns what the service sends in response.
     public mutating func handle(_ message: WireMessage, from clientIndex: Int, epoch: Int, now: VirtualTime) -> Reply {
         switch message {
-        case .join(let token): return join(token, clientIndex: clientIndex, epoch: epoch, now: now)
+        case .join(let token, let metadata): return join(token, metadata: metadata, clientIndex: clientIndex, epoch: epoch, now: now)
         case .pong: return pong(clientIndex: clientIndex)
         case .exchangeToken(let token): return exchange(token, clientIndex: clientIndex, now: now)
         case .publish(let streams): return publish(streams, clientIndex: clientIndex)
@@ -93,7 +93,7 @@ public struct StageServer: Hashable, Sendable {
     /// from a client already admitted (a retried join, STG-3, or a reconnect, NET-3) moves the
     /// participant to the new connection; a token whose `jti` is connected from another client
     /// ejects that connection (TOK-10).
-    private mutating func join(_ token: String, clientIndex: Int, epoch: Int, now: VirtualTime) -> Reply {
+    private mutating func join(_ token: String, metadata: ConnectMetadata, clientIndex: Int, epoch: Int, now: VirtualTime) -> Reply {
         if let index = index(ofClient: clientIndex) {
             participants[index].epoch = epoch
             participants[index].pingsSent = 0
@@ -117,7 +117,7 @@ public struct StageServer: Hashable, Sendable {
         var reply = ejectEarlierConnection(of: verified.claims.participantId)
         let info = verified.claims.participantInfo(isLocal: false)
         reply.outgoing.append(Outgoing(clientIndex: clientIndex, message: .joinAccepted(snapshots(except: clientIndex)), epoch: epoch))
-        reply.outgoing += broadcast(.participantJoined(info), except: clientIndex)
+        reply.outgoing += broadcast(.participantJoined(info, notifyMetadata: metadata.notifyMetadata), except: clientIndex)
         reply.events.append(.admitted(info))
         reply.timers.append(.ping(clientIndex: clientIndex, epoch: epoch))
         insert(ServerParticipant(

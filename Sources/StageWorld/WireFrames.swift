@@ -10,8 +10,10 @@ import StageCore
 public enum WireFrames {
     public static func signaling(_ message: WireMessage, channelId: String) -> SignalingMessage {
         switch message {
-        case .join(let token):
-            return .connect(SignalingConnect(role: .sendrecv, channelId: channelId, metadata: .object(["token": .string(token)])))
+        case .join(let token, let connect):
+            var metadata: JSONObject = ["token": .string(token)]
+            if let app = connect.metadata { metadata["app"] = app }
+            return .connect(SignalingConnect(role: .sendrecv, channelId: channelId, metadata: .object(metadata), notifyMetadata: connect.notifyMetadata))
         case .leave: return .disconnect(SignalingDisconnect(reason: "leave"))
         case .pong: return .pong(SignalingPong())
         case .ping: return .ping(SignalingPing())
@@ -19,8 +21,8 @@ public enum WireFrames {
             return .reAnswer(SignalingReAnswer(sdp: "v=0\r\n" + SessionLine.line(for: message)))
         case .joinAccepted(let snapshots):
             return .offer(SignalingOffer(sdp: "v=0\r\n", connectionId: channelId, metadata: .object(["publishers": .array(snapshots.map(WireJSON.snapshot))])))
-        case .participantJoined(let info): return notify(.connectionCreated, info)
-        case .participantUpdated(let info): return notify(.connectionUpdated, info)
+        case .participantJoined(let info, let notifyMetadata): return notify(.connectionCreated, info, notifyMetadata)
+        case .participantUpdated(let info): return notify(.connectionUpdated, info, nil)
         case .participantLeft(let id):
             return .notify(SignalingNotify(eventType: .connectionDestroyed, connectionId: id))
         default:
@@ -28,10 +30,12 @@ public enum WireFrames {
         }
     }
 
-    private static func notify(_ type: NotifyEventType, _ info: ParticipantInfo) -> SignalingMessage {
+    /// `metadata` is what the participant asked to be told to everyone (SIG-2); the service's
+    /// own word on who it is, from its verified token, is `authn_metadata` (SIG-5).
+    private static func notify(_ type: NotifyEventType, _ info: ParticipantInfo, _ notifyMetadata: JSONValue?) -> SignalingMessage {
         .notify(SignalingNotify(
-            eventType: type, connectionId: info.participantId, role: .sendrecv, metadata: WireJSON.info(info),
-            authnMetadata: .object(["user_id": .string(info.userId)]),
+            eventType: type, connectionId: info.participantId, role: .sendrecv, metadata: notifyMetadata,
+            authnMetadata: WireJSON.info(info),
             authzMetadata: .object(["allow_publish": .bool(info.capabilities.canPublish), "allow_subscribe": .bool(info.capabilities.canSubscribe)])
         ))
     }
@@ -49,7 +53,7 @@ public enum WireFrames {
         switch signaling {
         case .connect(let connect):
             guard let token = connect.metadata?["token"]?.stringValue else { throw FrameError("connect.metadata.token is not a string") }
-            return .join(token: token)
+            return .join(token: token, metadata: ConnectMetadata(metadata: connect.metadata?["app"], notifyMetadata: connect.notifyMetadata))
         case .disconnect: return .leave
         case .pong: return .pong
         case .ping: return .ping
@@ -67,8 +71,8 @@ public enum WireFrames {
 
     private static func decode(_ notify: SignalingNotify) throws(FrameError) -> WireMessage {
         switch notify.eventType {
-        case .connectionCreated: return .participantJoined(try WireJSON.info(from: notify.metadata))
-        case .connectionUpdated: return .participantUpdated(try WireJSON.info(from: notify.metadata))
+        case .connectionCreated: return .participantJoined(try WireJSON.info(from: notify.authnMetadata), notifyMetadata: notify.metadata)
+        case .connectionUpdated: return .participantUpdated(try WireJSON.info(from: notify.authnMetadata))
         case .connectionDestroyed:
             guard let id = notify.connectionId else { throw FrameError("notify connection.destroyed has no connection_id") }
             return .participantLeft(participantId: id)

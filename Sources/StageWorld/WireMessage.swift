@@ -17,8 +17,8 @@ public struct PublisherSnapshot: Hashable, Sendable {
 /// The signaling vocabulary between a client SDK and the stage service (STG, STR-2, RND-2).
 public enum WireMessage: Hashable, Sendable {
     // client -> server
-    /// The participant token, as the app passed it (TOK-1).
-    case join(token: String)
+    /// The participant token, as the app passed it (TOK-1), and the app's signaling metadata (SIG-2).
+    case join(token: String, metadata: ConnectMetadata = ConnectMetadata())
     /// exchangeToken(new) on a connected stage (TOK-4, TOK-5).
     case exchangeToken(String)
     case publish([StageStream])
@@ -43,7 +43,8 @@ public enum WireMessage: Hashable, Sendable {
     case ejected(reason: String)
     case publishAccepted
     case publishRejected(StageError)
-    case participantJoined(ParticipantInfo)
+    /// Another participant connected, with the notify metadata it sent (SIG-2, SIG-5).
+    case participantJoined(ParticipantInfo, notifyMetadata: JSONValue? = nil)
     case participantPublished(PublisherSnapshot)
     case participantUnpublished(participantId: String)
     case participantLeft(participantId: String)
@@ -52,7 +53,7 @@ public enum WireMessage: Hashable, Sendable {
     /// A complete one-line rendering: the trace's `message` field.
     public var summary: String {
         switch self {
-        case .join(let token): "join(\(TraceText.token(token)))"
+        case .join(let token, _): "join(\(TraceText.token(token)))"
         case .exchangeToken(let token): "exchangeToken(\(TraceText.token(token)))"
         case .publish(let streams): "publish\(TraceText.streams(streams))"
         case .unpublish: "unpublish"
@@ -70,12 +71,25 @@ public enum WireMessage: Hashable, Sendable {
         case .ejected(let reason): "ejected(\(reason))"
         case .publishAccepted: "publishAccepted"
         case .publishRejected(let error): "publishRejected(\(error))"
-        case .participantJoined(let info): "participantJoined(\(TraceText.info(info)))"
+        case .participantJoined(let info, _): "participantJoined(\(TraceText.info(info)))"
         case .participantPublished(let snapshot): "participantPublished(\(TraceText.snapshot(snapshot)))"
         case .participantUnpublished(let id): "participantUnpublished(\(id))"
         case .participantLeft(let id): "participantLeft(\(id))"
         case .subscribeAccepted(let id): "subscribeAccepted(\(id))"
         }
+    }
+}
+
+/// What a client sends with `connect` besides its token (SIG-2, send only): `metadata` for the
+/// service, and `notifyMetadata` that the service passes on to everyone in `notify`. Both are
+/// arbitrary JSON.
+public struct ConnectMetadata: Hashable, Sendable {
+    public var metadata: JSONValue?
+    public var notifyMetadata: JSONValue?
+
+    public init(metadata: JSONValue? = nil, notifyMetadata: JSONValue? = nil) {
+        self.metadata = metadata
+        self.notifyMetadata = notifyMetadata
     }
 }
 
