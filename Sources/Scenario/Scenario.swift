@@ -19,6 +19,9 @@ public struct ParticipantSpec: Hashable, Sendable {
     public var mediaMode: OpenTokMediaMode
     /// The app's signaling metadata and notify metadata sent with `connect` (SIG-2).
     public var connect: ConnectMetadata
+    /// Publisher settings subscribers see (SUB-6, SUB-7).
+    public var audioFallback: Bool
+    public var videoType: OpenTokStream.VideoType
 }
 
 /// A raw text frame the network hands a client at a virtual time, as if the service sent it
@@ -68,6 +71,7 @@ public struct EventMatcher: Hashable, Sendable, CustomStringConvertible {
         "streamCreated", "streamDestroyed", "subscriberDidConnectToStream", "subscriberDidFailWithError",
         "subscriberDidDisconnectFromStream", "subscriberDidReconnectToStream", "subscriberVideoDisabled",
         "subscriberVideoEnabled", "subscriberVideoDisableWarning", "subscriberVideoDisableWarningLifted",
+        "subscriberVideoLayerChanged",
     ]
 
     public func matches(_ traceEvent: TraceEvent) -> Bool {
@@ -183,6 +187,8 @@ public struct Scenario: Hashable, Sendable {
                 composition: participant.composition, keepalive: keepalive, reconnect: participant.reconnect, mediaMode: participant.mediaMode
             )
             client.connectMetadata = participant.connect
+            client.audioFallbackEnabled = participant.audioFallback
+            client.videoType = participant.videoType
             return client
         }
         var links: [String: LinkConditions] = [:]

@@ -20,6 +20,8 @@ extension ScenarioLoader {
         let composition = try map.optional("composition").map(compositionOptions) ?? CompositionOptions()
         let reconnect = try map.optional("reconnect").map(reconnectPolicy) ?? ReconnectPolicy()
         let mediaMode = try map.optional("mediaMode")?.oneOf("mediaMode", OpenTokMediaMode.self) ?? .routed
+        let audioFallback = try map.optional("audioFallback")?.bool("audioFallback") ?? true
+        let videoType = try map.optional("videoType")?.oneOf("videoType", OpenTokStream.VideoType.self) ?? .camera
         let connect = ConnectMetadata(
             metadata: try map.optional("signalingMetadata")?.jsonValue("signalingMetadata"),
             notifyMetadata: try map.optional("notifyMetadata")?.jsonValue("notifyMetadata")
@@ -27,7 +29,8 @@ extension ScenarioLoader {
         try map.finish("a participant")
         return ParticipantSpec(
             name: name, sdk: sdk, token: token, link: link, strategy: strategy, video: video,
-            joinRetry: joinRetry, composition: composition, reconnect: reconnect, mediaMode: mediaMode, connect: connect
+            joinRetry: joinRetry, composition: composition, reconnect: reconnect, mediaMode: mediaMode, connect: connect,
+            audioFallback: audioFallback, videoType: videoType
         )
     }
 

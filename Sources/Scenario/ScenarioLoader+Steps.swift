@@ -39,8 +39,17 @@ extension ScenarioLoader {
             case "exchangeToken":
                 let source = try exchangedToken(try map.required("token", in: "an exchangeToken step"), declared: declaredTokens[name], at: at)
                 call = .exchangeToken(StageKeys.standard.token(source))
+            case "setPreferredResolution":
+                let publisher = try participantName(try map.required("publisher", in: "a setPreferredResolution step"), names: names)
+                let width = try map.required("width", in: "a setPreferredResolution step").int("width", range: 0...10_000)
+                let height = try map.required("height", in: "a setPreferredResolution step").int("height", range: 0...10_000)
+                call = .setPreferredResolution(publisherId: publisher, widthPixels: width, heightPixels: height)
+            case "setPreferredFrameRate":
+                let publisher = try participantName(try map.required("publisher", in: "a setPreferredFrameRate step"), names: names)
+                let fps = try map.required("fps", in: "a setPreferredFrameRate step").int("fps", range: 0...240)
+                call = .setPreferredFrameRate(publisherId: publisher, framesPerSecond: fps)
             case let other:
-                throw callNode.error("unknown call '\(other)'; expected join, leave, refreshStrategy, setStrategy, setMuted or exchangeToken")
+                throw callNode.error("unknown call '\(other)'; expected join, leave, refreshStrategy, setStrategy, setMuted, exchangeToken, setPreferredResolution or setPreferredFrameRate")
             }
             try map.finish("a step")
             steps.append(ScenarioStep(at: at, participant: name, call: call, line: item.line))

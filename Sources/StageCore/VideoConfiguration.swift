@@ -38,6 +38,12 @@ public struct SimulcastLayer: Hashable, Sendable, Comparable, CustomStringConver
     public var bitrateBitsPerSecond: Int
     public var heightPixels: Int
 
+    public init(name: String, bitrateBitsPerSecond: Int, heightPixels: Int) {
+        self.name = name
+        self.bitrateBitsPerSecond = bitrateBitsPerSecond
+        self.heightPixels = heightPixels
+    }
+
     public static func < (lhs: SimulcastLayer, rhs: SimulcastLayer) -> Bool { lhs.bitrateBitsPerSecond < rhs.bitrateBitsPerSecond }
 
     public var description: String { "\(name)(\(heightPixels)p, \(bitrateBitsPerSecond / 1000) kbps)" }

@@ -60,14 +60,14 @@ extension Client {
         output.events.append(.connectionStateChanged(.connected, nil))
         let present = Set(snapshots.map(\.info.participantId))
         for remote in view.remotes where !present.contains(remote.info.participantId) {
-            output.apply(Reconciler.remoteStoppedPublishing(&view, participantId: remote.info.participantId), view: view)
+            output.apply(Reconciler.remoteStoppedPublishing(&view, participantId: remote.info.participantId), from: self)
             view.remove(remote.info.participantId)
         }
         for snapshot in snapshots { restore(snapshot, strategy: strategy, into: &output) }
         if view.local.isPublishingOrAttempting {
-            output.messages += Client.messages(for: .publish(view.local.publishedStreams), view: view)
+            output.messages += messages(for: .publish(view.local.publishedStreams))
         }
-        output.apply(Reconciler.refresh(&view, strategy: strategy), view: view)
+        output.apply(Reconciler.refresh(&view, strategy: strategy), from: self)
         return output
     }
 
@@ -79,7 +79,7 @@ extension Client {
             return
         }
         if snapshot.streams.isEmpty {
-            output.apply(Reconciler.remoteStoppedPublishing(&view, participantId: id), view: view)
+            output.apply(Reconciler.remoteStoppedPublishing(&view, participantId: id), from: self)
             return
         }
         guard view[index: index].announced else {
@@ -88,6 +88,6 @@ extension Client {
         }
         let requested = view[index: index].requested
         if requested != .none { output.messages.append(.subscribe(publisherId: id, requested)) }
-        output.apply(Reconciler.remoteStreamsChanged(&view, participantId: id, streams: snapshot.streams), view: view)
+        output.apply(Reconciler.remoteStreamsChanged(&view, participantId: id, streams: snapshot.streams), from: self)
     }
 }

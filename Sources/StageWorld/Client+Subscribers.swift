@@ -80,9 +80,13 @@ extension Client {
         let announcement = (slotIndex(info.participantId).map { subscribers[$0].announcement } ?? 0) + 1
         let published = view[info.participantId]?.publishedStreams ?? []
         let video = published.first { $0.kind == .video }
+        let properties = remoteProperties[info.participantId] ?? PublisherProperties()
         let stream = OpenTokStream(
             streamId: "\(info.participantId)-\(announcement)", sessionId: "session", connectionId: info.participantId,
-            hasAudio: published.contains { $0.kind == .audio }, hasVideo: video.map { !$0.isMuted } ?? false, name: info.userId
+            hasAudio: published.contains { $0.kind == .audio }, hasVideo: video.map { !$0.isMuted } ?? false, name: info.userId,
+            videoDimensions: OpenTokStream.VideoDimensions(width: properties.widthPixels, height: properties.heightPixels),
+            videoType: properties.videoType, audioFallbackEnabled: properties.audioFallbackEnabled,
+            layers: video == nil ? [] : properties.openTokLayers
         )
         let slot = SubscriberSlot(publisherId: info.participantId, announcement: announcement, state: SubscriberState(stream: stream, mode: mediaMode))
         if let index = slotIndex(info.participantId) {
@@ -118,6 +122,17 @@ extension Client {
             ))
         }
         return found
+    }
+
+    /// SUB-8: the subscriber's preferences pick the layer it receives.
+    mutating func preferResolution(of publisherId: String, width: Int, height: Int) -> [SubscriberTraceEvent] {
+        guard let index = slotIndex(publisherId) else { return [] }
+        return emit(index, subscribers[index].state.setPreferredResolution(width: width, height: height))
+    }
+
+    mutating func preferFrameRate(of publisherId: String, framesPerSecond: Int) -> [SubscriberTraceEvent] {
+        guard let index = slotIndex(publisherId) else { return [] }
+        return emit(index, subscribers[index].state.setPreferredFrameRate(Double(framesPerSecond)))
     }
 
     private func slotIndex(_ publisherId: String) -> Int? { subscribers.firstIndex { $0.publisherId == publisherId } }

@@ -42,7 +42,7 @@ extension Client {
         adopt(token: newToken, claims: newClaims)
         var local = info
         local.isLocal = true
-        output.apply(Reconciler.tokenExchanged(&view, newInfo: local, strategy: strategy), view: view)
+        output.apply(Reconciler.tokenExchanged(&view, newInfo: local, strategy: strategy), from: self)
     }
 
     /// Another participant exchanged its token (VIS-1..4). Renderers of a mobile SDK >= 1.37.0

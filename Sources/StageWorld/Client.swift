@@ -42,6 +42,10 @@ public struct Client: Hashable, Sendable {
     public var mediaMode: OpenTokMediaMode
     /// What this client sends with `connect` besides its token (SIG-2).
     public var connectMetadata = ConnectMetadata()
+    /// Its own publisher settings (SUB-6, SUB-7) and what it learned of each remote publisher's.
+    public var audioFallbackEnabled = true
+    public var videoType = OpenTokStream.VideoType.camera
+    public internal(set) var remoteProperties: [String: PublisherProperties] = [:]
 
     public init(
         name: String, sdk: SDKKind, token: String, strategy: StrategySpec,
@@ -81,13 +85,15 @@ public struct Client: Hashable, Sendable {
         public var report: StrategyQueryReport?
         /// Errors for the app's error delegate.
         public var errors: [SDKErrorReport] = []
+        /// Subscriber callbacks a host call on a subscriber caused (SUB-8).
+        public var subscriberEvents: [SubscriberTraceEvent] = []
         /// Timers to set, each to fire after its delay.
         public var timers: [(after: VirtualDuration, timer: ClientTimer)] = []
 
-        mutating func apply(_ plan: ReconcilePlan, view: StageView) {
+        mutating func apply(_ plan: ReconcilePlan, from client: Client) {
             events += plan.events
             if let planReport = plan.report { report = planReport }
-            for command in plan.commands { messages += Client.messages(for: command, view: view) }
+            for command in plan.commands { messages += client.messages(for: command) }
         }
     }
 
@@ -107,6 +113,10 @@ public struct Client: Hashable, Sendable {
             return setMuted(kind, muted)
         case .exchangeToken(let newToken):
             return exchangeToken(newToken)
+        case .setPreferredResolution(let id, let width, let height):
+            return Output(subscriberEvents: preferResolution(of: id, width: width, height: height))
+        case .setPreferredFrameRate(let id, let fps):
+            return Output(subscriberEvents: preferFrameRate(of: id, framesPerSecond: fps))
         }
     }
 
@@ -117,7 +127,7 @@ public struct Client: Hashable, Sendable {
             strategy.streams[index].isMuted = muted
         }
         var output = Output()
-        output.apply(Reconciler.setLocalMute(&view, kind: kind, muted: muted), view: view)
+        output.apply(Reconciler.setLocalMute(&view, kind: kind, muted: muted), from: self)
         return output
     }
 
@@ -188,7 +198,7 @@ public struct Client: Hashable, Sendable {
     /// renderers (RND-5), then the connection state becomes disconnected with `error`.
     mutating func disconnect(error: StageError?, into output: inout Output) {
         if view.local.connectionState == .connected || reconnectAttempt != nil {
-            output.apply(Reconciler.localLeave(&view), view: view)
+            output.apply(Reconciler.localLeave(&view), from: self)
             output.events.append(.participantDidLeave(view.local.info))
         }
         view.local.connectionState = .disconnected
@@ -201,7 +211,7 @@ public struct Client: Hashable, Sendable {
     private mutating func refreshStrategy(_ strategy: some StrategyAnswers) -> Output {
         var output = Output()
         guard view.local.connectionState == .connected else { return output }
-        output.apply(Reconciler.refresh(&view, strategy: strategy), view: view)
+        output.apply(Reconciler.refresh(&view, strategy: strategy), from: self)
         return output
     }
 
@@ -231,12 +241,12 @@ public struct Client: Hashable, Sendable {
         case .participantPublished(let snapshot):
             remotePublished(snapshot, strategy: strategy, into: &output)
         case .participantUnpublished(let id):
-            output.apply(Reconciler.remoteStoppedPublishing(&view, participantId: id), view: view)
+            output.apply(Reconciler.remoteStoppedPublishing(&view, participantId: id), from: self)
         case .participantLeft(let id):
-            output.apply(Reconciler.remoteStoppedPublishing(&view, participantId: id), view: view)
+            output.apply(Reconciler.remoteStoppedPublishing(&view, participantId: id), from: self)
             view.remove(id)
         case .subscribeAccepted(let id):
-            output.apply(Reconciler.subscriptionConfirmed(&view, participantId: id), view: view)
+            output.apply(Reconciler.subscriptionConfirmed(&view, participantId: id), from: self)
         case .exchangeAccepted(let info):
             exchangeAccepted(info, strategy: strategy, into: &output)
         case .exchangeRejected(let error, let reason):
@@ -270,7 +280,7 @@ public struct Client: Hashable, Sendable {
         Reconciler.refreshPublishAnswers(&view, strategy: strategy, report: &report)
         Reconciler.reconcileLocal(&view, into: &plan)
         plan.report = report
-        output.apply(plan, view: view)
+        output.apply(plan, from: self)
         return output
     }
 
@@ -294,21 +304,27 @@ public struct Client: Hashable, Sendable {
         let index = view.index(of: snapshot.info.participantId)
             ?? view.upsert(RemoteParticipant(info: snapshot.info, answer: strategy.shouldSubscribe(to: snapshot.info)))
         if view[index: index].announced {
-            output.apply(Reconciler.remoteStreamsChanged(&view, participantId: snapshot.info.participantId, streams: snapshot.streams), view: view)
+            output.apply(Reconciler.remoteStreamsChanged(&view, participantId: snapshot.info.participantId, streams: snapshot.streams), from: self)
             return
         }
         view[index: index].info = snapshot.info
+        remoteProperties[snapshot.info.participantId] = snapshot.properties
         view[index: index].answer = strategy.shouldSubscribe(to: snapshot.info)
         view[index: index].publishedStreams = snapshot.streams
         view[index: index].announced = true
         output.events.append(.participantDidJoin(snapshot.info))
         var plan = ReconcilePlan()
         Reconciler.reconcileRemote(&view, at: index, canSubscribe: view.local.info.capabilities.canSubscribe, into: &plan)
-        output.apply(plan, view: view)
+        output.apply(plan, from: self)
     }
 
     /// The signaling a reconciler command needs.
-    static func messages(for command: StageCommand, view: StageView) -> [WireMessage] {
+    /// What this client tells subscribers about its video when it publishes.
+    var publisherProperties: PublisherProperties {
+        PublisherProperties(audioFallbackEnabled: audioFallbackEnabled, videoType: videoType, video: video)
+    }
+
+    func messages(for command: StageCommand) -> [WireMessage] {
         switch command {
         case .subscribe(let id, let type): return [.subscribe(publisherId: id, type)]
         case .downgradeToAudioOnly(let id): return [.subscribe(publisherId: id, .audioOnly)]
@@ -316,7 +332,7 @@ public struct Client: Hashable, Sendable {
             return view[id]?.isPublishing == true ? [.unsubscribe(publisherId: id)] : []
         case .publish(let streams):
             let id = view.local.info.participantId
-            return [.publish(streams.map { StageStream(participantId: id, kind: $0.kind, isMuted: $0.isMuted) })]
+            return [.publish(streams.map { StageStream(participantId: id, kind: $0.kind, isMuted: $0.isMuted) }, publisherProperties)]
         case .unpublish: return [.unpublish]
         case .applyMute(let stream): return [.mute(stream.kind, stream.isMuted)]
         }

@@ -12,6 +12,10 @@ public enum HostCall: Hashable, Sendable {
     case setMuted(MediaKind, Bool)
     /// exchangeToken(new) (TOK-4..8): the token string as the app passes it.
     case exchangeToken(String)
+    /// The subscriber to this publisher's stream prefers at most this size (SUB-8); 0x0 clears it.
+    case setPreferredResolution(publisherId: String, widthPixels: Int, heightPixels: Int)
+    /// The subscriber to this publisher's stream prefers at most this frame rate (SUB-8); 0 clears it.
+    case setPreferredFrameRate(publisherId: String, framesPerSecond: Int)
 
     public var summary: String {
         switch self {
@@ -21,6 +25,8 @@ public enum HostCall: Hashable, Sendable {
         case .setStrategy(let spec): "setStrategy(\(TraceText.strategy(spec)))"
         case .setMuted(let kind, let muted): "setMuted(\(kind.rawValue), \(muted))"
         case .exchangeToken(let token): "exchangeToken(\(TraceText.token(token)))"
+        case .setPreferredResolution(let id, let width, let height): "subscriber(\(id)).preferredResolution = \(width)x\(height)"
+        case .setPreferredFrameRate(let id, let fps): "subscriber(\(id)).preferredFrameRate = \(fps)"
         }
     }
 }

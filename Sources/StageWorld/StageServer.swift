@@ -9,6 +9,8 @@ public struct ServerParticipant: Hashable, Sendable {
     /// The verified token the participant holds now (TOK-4 compares exchanges against it).
     public var claims: TokenClaims
     public var origin: TokenOrigin
+    /// What subscribers learn of its video when it publishes (SUB-6..8).
+    public var properties = PublisherProperties()
     /// The client's connection this participant is reachable on (NET-3).
     public var epoch: Int
     /// Keepalive on this connection: pings sent and pongs heard; pongs answer pings in order (SIG-6).
@@ -80,7 +82,7 @@ public struct StageServer: Hashable, Sendable {
         case .join(let token, let metadata): return join(token, metadata: metadata, clientIndex: clientIndex, epoch: epoch, now: now)
         case .pong: return pong(clientIndex: clientIndex)
         case .exchangeToken(let token): return exchange(token, clientIndex: clientIndex, now: now)
-        case .publish(let streams): return publish(streams, clientIndex: clientIndex)
+        case .publish(let streams, let properties): return publish(streams, properties, clientIndex: clientIndex)
         case .unpublish: return unpublish(clientIndex: clientIndex)
         case .mute(let kind, let muted): return mute(kind, muted, clientIndex: clientIndex)
         case .subscribe(let publisherId, _): return subscribe(to: publisherId, clientIndex: clientIndex)
@@ -142,7 +144,7 @@ public struct StageServer: Hashable, Sendable {
         return reply
     }
 
-    private mutating func publish(_ streams: [StageStream], clientIndex: Int) -> Reply {
+    private mutating func publish(_ streams: [StageStream], _ properties: PublisherProperties, clientIndex: Int) -> Reply {
         guard let index = index(ofClient: clientIndex) else { return Reply() }
         let alreadyPublishing = !participants[index].publishedStreams.isEmpty
         if !participants[index].info.capabilities.canPublish {
@@ -155,7 +157,8 @@ public struct StageServer: Hashable, Sendable {
         }
         let id = participants[index].info.participantId
         participants[index].publishedStreams = streams.map { StageStream(participantId: id, kind: $0.kind, isMuted: $0.isMuted) }
-        let snapshot = PublisherSnapshot(info: participants[index].info, streams: participants[index].publishedStreams)
+        participants[index].properties = properties
+        let snapshot = PublisherSnapshot(info: participants[index].info, streams: participants[index].publishedStreams, properties: participants[index].properties)
         return Reply(
             outgoing: [reply(.publishAccepted, to: clientIndex)] + broadcast(.participantPublished(snapshot), except: clientIndex),
             events: alreadyPublishing ? [] : [.publishing(participants[index].info)]
@@ -173,7 +176,7 @@ public struct StageServer: Hashable, Sendable {
         guard let index = index(ofClient: clientIndex),
               let stream = participants[index].publishedStreams.firstIndex(where: { $0.kind == kind }) else { return Reply() }
         participants[index].publishedStreams[stream].isMuted = muted
-        let snapshot = PublisherSnapshot(info: participants[index].info, streams: participants[index].publishedStreams)
+        let snapshot = PublisherSnapshot(info: participants[index].info, streams: participants[index].publishedStreams, properties: participants[index].properties)
         return Reply(outgoing: broadcast(.participantPublished(snapshot), except: clientIndex))
     }
 
@@ -191,7 +194,7 @@ public struct StageServer: Hashable, Sendable {
 
     /// Every other connected participant as a joining client first sees it.
     private func snapshots(except clientIndex: Int) -> [PublisherSnapshot] {
-        participants.filter { $0.clientIndex != clientIndex }.map { PublisherSnapshot(info: $0.info, streams: $0.publishedStreams) }
+        participants.filter { $0.clientIndex != clientIndex }.map { PublisherSnapshot(info: $0.info, streams: $0.publishedStreams, properties: $0.properties) }
     }
 
     func broadcast(_ message: WireMessage, except clientIndex: Int) -> [Outgoing] {

@@ -116,7 +116,10 @@ public enum TraceText {
     public static func subscriberDetail(_ event: SubscriberEvent) -> String {
         switch event {
         case .subscriberVideoDisabled(let reason), .subscriberVideoEnabled(let reason): "(\(reason.rawValue))"
-        case .streamCreated(let stream): "(audio=\(stream.hasAudio) video=\(stream.hasVideo) name=\(stream.name))"
+        case .streamCreated(let stream):
+            "(audio=\(stream.hasAudio) video=\(stream.hasVideo) name=\(stream.name) type=\(stream.videoType.rawValue) "
+                + "\(stream.videoDimensions.width)x\(stream.videoDimensions.height) fallback=\(stream.audioFallbackEnabled) layers=\(stream.layers.count))"
+        case .subscriberVideoLayerChanged(let layer): "(\(layer.map { "\($0.width)x\($0.height)@\(Int($0.framesPerSecond)) \($0.bitsPerSecond / 1000) kbps" } ?? "none"))"
         case .streamDestroyed(_, let reason): "(\(reason.rawValue))"
         default: ""
         }

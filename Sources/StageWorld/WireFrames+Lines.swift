@@ -1,13 +1,15 @@
 import Signaling
 import StageCore
+import SubscriberModel
 
 /// The one `a=x-stagesim-<op>:<value>` line of a client's `re-answer` SDP: publish, unpublish,
 /// mute, subscribe, unsubscribe, or the token of an exchange (SIG-1).
 enum SessionLine {
     static func line(for message: WireMessage) -> String {
         switch message {
-        case .publish(let streams):
+        case .publish(let streams, let properties):
             return "a=x-stagesim-publish:" + streams.map { $0.kind.rawValue + ($0.isMuted ? "!muted" : "") }.joined(separator: ",")
+                + "\r\n" + PublisherLines.lines(properties)
         case .unpublish: return "a=x-stagesim-unpublish:"
         case .mute(let kind, let muted): return "a=x-stagesim-mute:\(kind.rawValue)=\(muted)"
         case .subscribe(let id, let type): return "a=x-stagesim-subscribe:\(id)=\(type.rawValue)"
@@ -23,7 +25,7 @@ enum SessionLine {
         let operation = line[line.index(line.startIndex, offsetBy: 13)..<colon]
         let value = String(line[line.index(after: colon)...])
         switch operation {
-        case "publish": return .publish(try streams(value))
+        case "publish": return .publish(try streams(value), try PublisherLines.properties(fromSDP: sdp))
         case "unpublish": return .unpublish
         case "mute":
             let parts = value.split(separator: "=")
@@ -90,5 +92,42 @@ enum PushEvent {
         case "ejected": return .ejected(reason: try reader.string("reason"))
         case let other: throw FrameError("push event \(other) carries no stage message")
         }
+    }
+}
+
+/// The publisher's video properties as `a=x-stagesim-video:` and `a=x-stagesim-layer:` lines of
+/// its publish SDP (SUB-6..8).
+enum PublisherLines {
+    static func lines(_ properties: PublisherProperties) -> String {
+        var lines = ["a=x-stagesim-video:fallback=\(properties.audioFallbackEnabled) type=\(properties.videoType.rawValue) "
+            + "size=\(properties.widthPixels)x\(properties.heightPixels) fps=\(properties.framesPerSecond)"]
+        lines += properties.layers.map { "a=x-stagesim-layer:\($0.name) \($0.bitrateBitsPerSecond) \($0.heightPixels)" }
+        return lines.joined(separator: "\r\n")
+    }
+
+    static func properties(fromSDP sdp: String) throws(FrameError) -> PublisherProperties {
+        var properties = PublisherProperties()
+        let lines = sdp.split(separator: "\r\n")
+        if let video = lines.first(where: { $0.hasPrefix("a=x-stagesim-video:") }) {
+            var fields: [String: String] = [:]
+            for pair in video.dropFirst(19).split(separator: " ") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
+            }
+            let size = fields["size"]?.split(separator: "x").compactMap { Int($0) } ?? []
+            guard let fallback = fields["fallback"].flatMap(Bool.init), let type = fields["type"].flatMap(OpenTokStream.VideoType.init(rawValue:)),
+                  size.count == 2, let fps = fields["fps"].flatMap(Int.init) else { throw FrameError("publish video line \(video) is malformed") }
+            properties.audioFallbackEnabled = fallback
+            properties.videoType = type
+            properties.widthPixels = size[0]
+            properties.heightPixels = size[1]
+            properties.framesPerSecond = fps
+        }
+        properties.layers = try lines.filter { $0.hasPrefix("a=x-stagesim-layer:") }.map { line throws(FrameError) in
+            let parts = line.dropFirst(19).split(separator: " ")
+            guard parts.count == 3, let bitrate = Int(parts[1]), let height = Int(parts[2]) else { throw FrameError("layer line \(line) is malformed") }
+            return SimulcastLayer(name: String(parts[0]), bitrateBitsPerSecond: bitrate, heightPixels: height)
+        }
+        return properties
     }
 }

@@ -17,7 +17,10 @@ enum WireJSON {
     }
 
     static func snapshot(_ snapshot: PublisherSnapshot) -> JSONValue {
-        .object(["participant": info(snapshot.info), "streams": .array(snapshot.streams.map(stream))])
+        .object([
+            "participant": info(snapshot.info), "streams": .array(snapshot.streams.map(stream)),
+            "video_sdp": .string(PublisherLines.lines(snapshot.properties)),
+        ])
     }
 
     static func error(_ error: StageError, reason: String? = nil) -> JSONValue {
@@ -83,7 +86,10 @@ enum WireJSON {
         let reader = try Reader(value, "publisher")
         var streams: [StageStream] = []
         for item in try reader.array("streams") { streams.append(try stream(from: item)) }
-        return PublisherSnapshot(info: try info(from: reader.object["participant"]), streams: streams)
+        return PublisherSnapshot(
+            info: try info(from: reader.object["participant"]), streams: streams,
+            properties: try PublisherLines.properties(fromSDP: try reader.string("video_sdp"))
+        )
     }
 
     static func error(from value: JSONValue?) throws(FrameError) -> (StageError, String) {

@@ -12,6 +12,14 @@ public struct PublisherSnapshot: Hashable, Sendable {
     public var info: ParticipantInfo
     /// Empty when the participant is connected but not publishing.
     public var streams: [StageStream]
+    /// The publisher's video properties, for subscribers (SUB-6..8).
+    public var properties: PublisherProperties
+
+    public init(info: ParticipantInfo, streams: [StageStream], properties: PublisherProperties = PublisherProperties()) {
+        self.info = info
+        self.streams = streams
+        self.properties = properties
+    }
 }
 
 /// The signaling vocabulary between a client SDK and the stage service (STG, STR-2, RND-2).
@@ -21,7 +29,7 @@ public enum WireMessage: Hashable, Sendable {
     case join(token: String, metadata: ConnectMetadata = ConnectMetadata())
     /// exchangeToken(new) on a connected stage (TOK-4, TOK-5).
     case exchangeToken(String)
-    case publish([StageStream])
+    case publish([StageStream], PublisherProperties)
     case unpublish
     case mute(MediaKind, Bool)
     case subscribe(publisherId: String, SubscribeType)
@@ -55,7 +63,7 @@ public enum WireMessage: Hashable, Sendable {
         switch self {
         case .join(let token, _): "join(\(TraceText.token(token)))"
         case .exchangeToken(let token): "exchangeToken(\(TraceText.token(token)))"
-        case .publish(let streams): "publish\(TraceText.streams(streams))"
+        case .publish(let streams, _): "publish\(TraceText.streams(streams))"
         case .unpublish: "unpublish"
         case .mute(let kind, let muted): "mute(\(kind.rawValue), \(muted))"
         case .subscribe(let id, let type): "subscribe(\(id), \(type.rawValue))"

@@ -147,7 +147,7 @@ public struct World: Hashable, Sendable {
         let output = handle(&clients[index])
         if clients[index].epoch != epochBefore { abandonConnection(clientIndex: index, olderThan: clients[index].epoch) }
         var trace = record(output, clientIndex: index)
-        trace += clients[index].followSubscribers(output, now: now).map { TraceEvent(time: now, observer: clients[index].name, kind: .subscriber($0)) }
+        trace += (output.subscriberEvents + clients[index].followSubscribers(output, now: now)).map { TraceEvent(time: now, observer: clients[index].name, kind: .subscriber($0)) }
         if output.messages.contains(.pong) {
             let sampled = clients[index].sampleLink(network.links[index], now: now)
             trace += sampled.map { TraceEvent(time: now, observer: clients[index].name, kind: .subscriber($0)) }
