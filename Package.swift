@@ -43,7 +43,7 @@ let package = Package(
             dependencies: ["StageCore", "Simulation", "StageWorld", "Checking", "SubscriberModel", "Signaling", "Yams"]
         ),
         .target(name: "Reporting", dependencies: ["StageCore", "Simulation", "StageWorld", "Checking"]),
-        .target(name: "StageSDK", dependencies: ["StageCore", "StageWorld", "Simulation", "Checking"]),
+        .target(name: "StageSDK", dependencies: ["StageCore", "StageWorld", "Simulation", "Checking", "Signaling"]),
         .target(name: "Signaling"),
         .target(name: "SubscriberModel", dependencies: ["StageCore"]),
         .executableTarget(
@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
         .testTarget(name: "StageSimCLITests", dependencies: ["stagesim"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "StageWorld"]),
-        .testTarget(name: "StageSDKTests", dependencies: ["StageSDK", "StageCore", "StageWorld", "Simulation"]),
+        .testTarget(name: "StageSDKTests", dependencies: ["StageSDK", "StageCore", "StageWorld", "Simulation", "Signaling"]),
         .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Simulation"]),
         .testTarget(name: "SubscriberModelTests", dependencies: ["SubscriberModel", "StageCore", "Simulation"]),
     ],

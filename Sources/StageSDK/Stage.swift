@@ -1,3 +1,4 @@
+import Signaling
 import StageCore
 import StageWorld
 
@@ -24,6 +25,11 @@ public final class Stage {
     public private(set) var renderers: [any StageRenderer] = []
     /// Receives publish and subscribe errors (STG-1, STG-4).
     public weak var errorDelegate: (any StageErrorDelegate)?
+    /// SIG-7, the raw level: every signaling text frame that reaches this client, as received,
+    /// including frames that turn out to be protocol errors.
+    public var onReceive: ((String) -> Void)?
+    /// SIG-7, the decoded level: every signaling message that reaches this client and decodes.
+    public var onReceiveSignaling: ((SignalingMessage) -> Void)?
 
     /// Set by `StageSimulation.add(_:link:)`.
     weak var simulation: StageSimulation?

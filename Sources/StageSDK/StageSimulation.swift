@@ -1,3 +1,4 @@
+import Signaling
 import Checking
 import Simulation
 import StageCore
@@ -201,6 +202,7 @@ public final class StageSimulation {
     private func deliver(_ events: [TraceEvent]) {
         for event in events {
             guard let stage = stagesByName[event.observer] else { continue }
+            deliverFrame(event, to: stage)
             if case .sdkError(let report) = event.kind {
                 stage.errorDelegate?.stage(stage, didEmitError: report.error)
                 scheduleCallsDuringRun()
@@ -210,6 +212,19 @@ public final class StageSimulation {
             if let error = rendererEvent.delegateError { stage.errorDelegate?.stage(stage, didEmitError: error) }
             scheduleCallsDuringRun()
         }
+    }
+}
+
+extension StageSimulation {
+    /// SIG-7: the frame to the raw handler, and the decoded message to the signaling handler.
+    private func deliverFrame(_ event: TraceEvent, to stage: Stage) {
+        let frame: String
+        switch event.kind {
+        case .delivered(_, let text), .protocolError(let text, _): frame = text
+        default: return
+        }
+        stage.onReceive?(frame)
+        if case .success(let message) = SignalingMessage.decode(frame: frame) { stage.onReceiveSignaling?(message) }
     }
 }
 
