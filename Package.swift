@@ -46,6 +46,7 @@ let package = Package(
         .target(name: "StageSDK", dependencies: ["StageCore", "StageWorld", "Simulation", "Checking", "Signaling"]),
         .target(name: "Signaling"),
         .target(name: "SubscriberModel", dependencies: ["StageCore"]),
+        .target(name: "FailureStore", dependencies: ["CSQLite"]),
         .executableTarget(
             name: "stagesim",
             dependencies: [
@@ -68,6 +69,7 @@ let package = Package(
         .testTarget(name: "StageSDKTests", dependencies: ["StageSDK", "StageCore", "StageWorld", "Simulation", "Signaling"]),
         .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Simulation"]),
         .testTarget(name: "SubscriberModelTests", dependencies: ["SubscriberModel", "StageCore", "Simulation"]),
+        .testTarget(name: "FailureStoreTests", dependencies: ["FailureStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,15 +10,20 @@ import StageWorld
 /// its own publish as the strategy asked; metadata as a mobile >= 1.37.0 SDK may see it.
 public struct ConvergenceMonitor: InvariantMonitor {
     public let name = "views-converge-when-quiet"
+    public let summary = "eventually, once faults heal and the network is quiet for the settle time, every view equals the stage service's"
     public let rules = ["NET-3", "STR-2", "RND-4", "RND-5", "VIS-1"]
     /// How long the network must have been quiet before views must agree.
     public let settle: VirtualDuration
     private var lastActivity: VirtualTime = .zero
+    /// Whether a connection was dropped: then clients need their keepalive watchdog and a
+    /// reconnect attempt on top of the settle time before their views can agree.
+    private var sawDroppedConnection = false
 
     public init(settle: VirtualDuration = .seconds(5)) { self.settle = settle }
 
     public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
         if !Self.isKeepalive(event) { lastActivity = max(lastActivity, event.time) }
+        if case .service(.ejected) = event.kind { sawDroppedConnection = true }
         return []
     }
 
@@ -33,7 +38,7 @@ public struct ConvergenceMonitor: InvariantMonitor {
 
     public func finish(world: World) -> [Violation] {
         let quietSince = max(lastActivity, world.faults.healedAt)
-        guard world.now >= quietSince + settle else { return [] }
+        guard world.now >= quietSince + requiredQuiet(world) else { return [] }
         var problems: [(String, String)] = []
         for client in world.clients {
             problems += differences(client, world: world).map { (client.name, $0) }
@@ -42,6 +47,14 @@ public struct ConvergenceMonitor: InvariantMonitor {
             Violation(invariant: name, rules: rules, time: world.now, observer: observer, eventIndex: nil,
                       message: "quiet since \(quietSince), yet \(message)")
         }
+    }
+
+    /// The settle time, plus, after partitions or dropped connections, the time a client needs
+    /// to notice (its keepalive watchdog) and to make its first reconnect attempt (NET-3).
+    private func requiredQuiet(_ world: World) -> VirtualDuration {
+        guard sawDroppedConnection || !world.faults.partitions.isEmpty else { return settle }
+        let backoff = world.clients.map { $0.reconnect.backoff(beforeAttempt: 1) }.max() ?? .zero
+        return settle + world.server.keepalive.clientWatchdog + backoff
     }
 
     private func differences(_ client: Client, world: World) -> [String] {

@@ -12,6 +12,15 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
     public var eventIndex: Int?
     public var message: String
 
+    public init(invariant: String, rules: [String], time: VirtualTime, observer: String, eventIndex: Int?, message: String) {
+        self.invariant = invariant
+        self.rules = rules
+        self.time = time
+        self.observer = observer
+        self.eventIndex = eventIndex
+        self.message = message
+    }
+
     public var description: String {
         "\(invariant) [\(rules.joined(separator: ", "))] at \(time) \(observer): \(message)"
     }
@@ -22,6 +31,8 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
 public protocol InvariantMonitor: Sendable {
     var name: String { get }
     var rules: [String] { get }
+    /// One line saying what the monitor checks (`stagesim invariants`).
+    var summary: String { get }
     /// Looks at one trace event, with the world as it is after the action that caused it.
     mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation]
     /// End-of-run checks, on the final world.

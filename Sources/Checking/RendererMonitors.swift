@@ -15,6 +15,7 @@ struct ObserverParticipant: Hashable, Sendable, Comparable {
 /// participantDidLeave follows every other event about that join; no double join or leave.
 public struct JoinLeaveOrderMonitor: InvariantMonitor {
     public let name = "join-before-events-leave-after"
+    public let summary = "participantDidJoin precedes every other event about a participant; participantDidLeave follows them all"
     public let rules = ["RND-3", "RND-2"]
     private var joined: Set<ObserverParticipant> = []
 
@@ -38,6 +39,7 @@ public struct JoinLeaveOrderMonitor: InvariantMonitor {
 /// local leave removes them all; RND-4: streams are added only after subscribing completes.
 public struct StreamAccountingMonitor: InvariantMonitor {
     public let name = "streams-added-once-removed-once"
+    public let summary = "every added stream is removed exactly once before its leave; a local leave removes all; adds only after subscribed"
     public let rules = ["RND-5", "RND-4"]
     private var added: [ObserverParticipant: Set<MediaKind>] = [:]
     private var subscribed: Set<ObserverParticipant> = []
@@ -84,6 +86,7 @@ public struct StreamAccountingMonitor: InvariantMonitor {
 /// stream under `audioOnly`.
 public struct SubscribeAnswerMonitor: InvariantMonitor {
     public let name = "added-streams-match-answer"
+    public let summary = "no streams for a `none` answer, no video under audioOnly"
     public let rules = ["RND-4", "STR-1"]
 
     public init() {}

@@ -5,6 +5,7 @@ import StageWorld
 /// publishing; and no publish is attempted without that capability (TOK-7).
 public struct PublishCapabilityMonitor: InvariantMonitor {
     public let name = "publish-asked-only-with-capability"
+    public let summary = "shouldPublish is asked, and publishing attempted, only with the publish capability"
     public let rules = ["STR-3", "TOK-7"]
 
     public init() {}
@@ -24,6 +25,7 @@ public struct PublishCapabilityMonitor: InvariantMonitor {
 /// STR-5: a refreshStrategy whose answers are all unchanged changes nothing and emits nothing.
 public struct SilentRefreshMonitor: InvariantMonitor {
     public let name = "unchanged-refresh-is-silent"
+    public let summary = "a refresh whose answers are all unchanged emits no renderer event"
     public let rules = ["STR-5"]
     /// The observer whose refresh just reported no change; its renderer must stay quiet until
     /// the next input.

@@ -8,6 +8,7 @@ import SubscriberModel
 /// fallback without audio fallback), as `SubscriberEventOrderCheck` defines them.
 public struct SubscriberLifecycleMonitor: InvariantMonitor {
     public let name = "subscriber-lifecycle-order"
+    public let summary = "subscriber callbacks follow the OpenTok lifecycle: never reconnect without disconnect, never both reconnect and destroyed"
     public let rules = ["SUB-2", "SUB-3", "SUB-4", "SUB-5", "SUB-6"]
     private var check = SubscriberEventOrderCheck()
 

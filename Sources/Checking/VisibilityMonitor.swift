@@ -24,6 +24,7 @@ struct VisibleMetadata: Hashable, Sendable, CustomStringConvertible {
 ///   web and composition never see an update before the participant publishes again (VIS-3).
 public struct VisibilityMonitor: InvariantMonitor {
     public let name = "metadata-visibility"
+    public let summary = "each observer sees a participant's userId/attributes only as its SDK kind may, and mobile >= 1.37.0 gets every update"
     public let rules = ["VIS-1", "VIS-2", "VIS-3", "VIS-4"]
     /// The newest metadata each observer's SDK has received about each participant.
     private var received: [ObserverParticipant: VisibleMetadata] = [:]

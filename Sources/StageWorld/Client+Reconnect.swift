@@ -51,7 +51,9 @@ extension Client {
 
     /// Joined again after a lost connection (NET-3): participants that are gone leave, streams
     /// that survived stay (their subscriptions are asked for again, silently), changed ones
-    /// are updated, the local publish is sent again, and the strategy is re-applied.
+    /// are updated, metadata updates missed while away reach a mobile >= 1.37.0 SDK as
+    /// participantMetadataDidUpdate (VIS-3), the local publish is sent again, and the strategy
+    /// is re-applied.
     mutating func reconnected(_ snapshots: [PublisherSnapshot], strategy: some StrategyAnswers) -> Output {
         var output = Output()
         view.local.connectionState = .connected
@@ -85,6 +87,9 @@ extension Client {
         guard view[index: index].announced else {
             remotePublished(snapshot, strategy: strategy, into: &output)
             return
+        }
+        if sdk.hasMetadataUpdateEvent {
+            remoteMetadataUpdated(snapshot.info, into: &output)
         }
         let requested = view[index: index].requested
         if requested != .none { output.messages.append(.subscribe(publisherId: id, requested)) }

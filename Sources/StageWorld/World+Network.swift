@@ -18,27 +18,26 @@ extension World {
         }
     }
 
-    /// What the receiving transport does with an arriving frame: pass it on (with any held
-    /// frames it unblocks), drop a duplicate, or hold one that overtook a missing one.
-    mutating func reassemble(_ envelope: Envelope) -> (ready: [Envelope], trace: [TraceEvent]) {
-        guard envelope.sequence != 0 else { return ([envelope], []) }
+    /// What the receiving transport does with an arriving frame: pass it on, drop a duplicate,
+    /// or hold one that overtook a missing one. Held frames the arrival unblocks are handed on
+    /// one per step, in order, at once: every step still delivers at most one message.
+    mutating func reassemble(_ envelope: Envelope) -> (ready: Envelope?, trace: [TraceEvent]) {
+        guard envelope.sequence != 0 else { return (envelope, []) }
         let slot = Network.direction(clientIndex: envelope.clientIndex, uplink: envelope.isUplink)
         let observer = observerName(envelope.to)
         let expected = network.directions[slot].nextExpected
         if envelope.sequence < expected || network.directions[slot].held.contains(where: { $0.sequence == envelope.sequence }) {
-            return ([], [TraceEvent(time: now, observer: observer, kind: .duplicate(frame: envelope.frame))])
+            return (nil, [TraceEvent(time: now, observer: observer, kind: .duplicate(frame: envelope.frame))])
         }
         if envelope.sequence > expected {
             network.directions[slot].held.append(envelope)
-            return ([], [TraceEvent(time: now, observer: observer, kind: .heldForOrder(frame: envelope.frame))])
+            return (nil, [TraceEvent(time: now, observer: observer, kind: .heldForOrder(frame: envelope.frame))])
         }
-        var ready = [envelope]
         network.directions[slot].nextExpected += 1
-        while let next = network.directions[slot].held.firstIndex(where: { $0.sequence == network.directions[slot].nextExpected }) {
-            ready.append(network.directions[slot].held.remove(at: next))
-            network.directions[slot].nextExpected += 1
-        }
-        return (ready, [])
+        let unblocked = network.directions[slot].held.sorted { $0.sequence < $1.sequence }
+        network.directions[slot].held = []
+        for frame in unblocked { pending.schedule(.delivery(frame), at: now) }
+        return (envelope, [])
     }
 
     /// A client opened a new connection: what is still in flight on its older connections is

@@ -98,7 +98,7 @@ public struct World: Hashable, Sendable {
             return serverOutput(server.handle(timer))
         case .delivery(let envelope):
             let (ready, trace) = reassemble(envelope)
-            return ready.reduce(into: trace) { events, frame in events += deliver(frame, host: host) }
+            return trace + (ready.map { deliver($0, host: host) } ?? [])
         }
     }
 

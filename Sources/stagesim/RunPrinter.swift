@@ -28,11 +28,16 @@ struct RunPrinter {
         }
     }
 
+    /// The timeline: host calls marked `>`, and `!!` on each event an invariant monitor
+    /// flagged, followed by what it found.
     private func printTimeline(_ run: ScenarioRun) {
         let width = max(8, run.scenario.participants.map(\.name.count).max() ?? 0)
-        for event in run.trace.events where verbose || event.category == "host" || event.category == "renderer" {
-            let marker = event.category == "host" ? ">" : " "
+        let flagged = Dictionary(grouping: run.violations.filter { $0.eventIndex != nil }, by: { $0.eventIndex ?? 0 })
+        for (index, event) in run.trace.events.enumerated()
+        where verbose || event.category == "host" || event.category == "renderer" || event.category == "subscriber" || flagged[index] != nil {
+            let marker = flagged[index] != nil ? "!!" : (event.category == "host" ? "> " : "  ")
             print("  \(pad(event.time.description, 8)) \(marker) \(pad(event.observer, width))  \(event.detail)")
+            for violation in flagged[index] ?? [] { print("           ^^ \(violation.invariant) [\(violation.rules.joined(separator: ", "))]: \(violation.message)") }
         }
     }
 

@@ -1,0 +1,307 @@
+import CSQLite
+
+/// Persists failing fuzzer runs in SQLite so that none is ever lost or half-written.
+///
+/// - Every write is one transaction; `save` uses `BEGIN IMMEDIATE` ... `COMMIT` and rolls
+///   back on any error.
+/// - Values only ever reach SQL through bound parameters.
+/// - The database runs in WAL mode with `synchronous=NORMAL` and foreign keys on.
+/// - Nothing here reads the wall clock; the caller labels each record with its run.
+///
+/// Not `Sendable`: a store owns one SQLite connection and is meant to be used from one
+/// task at a time. Open one store per task (WAL lets them share a file).
+public final class FailureStore {
+    /// The schema version this code writes and understands (`PRAGMA user_version`).
+    public static let schemaVersion: Int32 = 1
+
+    /// The path the store was opened with (`":memory:"` for an in-memory store).
+    public let path: String
+    private let db: OpaquePointer
+
+    /// Opens (creating if needed) the database at `path` and makes sure its schema is
+    /// in place. Refuses a database written by a newer schema version.
+    public init(path: String) throws(FailureStoreError) {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &handle, flags, nil)
+        guard rc == SQLITE_OK, let handle else {
+            // Even a failed open can hand back a connection that must be closed.
+            let message = handle.map { errorMessage($0) } ?? errorString(rc)
+            let code = handle.map { sqlite3_extended_errcode($0) } ?? rc
+            sqlite3_close_v2(handle)
+            throw .open(path: path, code: code, message: message)
+        }
+        do throws(FailureStoreError) {
+            try Self.prepareConnection(handle, path: path)
+        } catch {
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        self.db = handle
+        self.path = path
+    }
+
+    deinit {
+        sqlite3_close_v2(db)
+    }
+
+    // MARK: Writing
+
+    /// Saves `record` in one transaction and returns its row id. `record.id` is ignored.
+    ///
+    /// A record with the same `(seed, invariant, traceHashHex)` as a stored one is not
+    /// stored again: the stored record's id is returned and the stored record is left
+    /// as it is.
+    @discardableResult
+    public func save(_ record: FailureRecord) throws(FailureStoreError) -> Int64 {
+        try inImmediateTransaction { () throws(FailureStoreError) -> Int64 in
+            let lookup = try Statement(SQL.findDuplicate, on: db)
+            try lookup.bind(1, Int64(bitPattern: record.seed))
+            try lookup.bind(2, record.invariant)
+            try lookup.bind(3, record.traceHashHex)
+            if try lookup.step() {
+                return lookup.int64(0)
+            }
+
+            let insert = try Statement(SQL.insertFailure, on: db)
+            try insert.bind(1, Int64(bitPattern: record.seed))
+            try insert.bind(2, record.invariant)
+            try insert.bind(3, record.message)
+            try insert.bind(4, record.traceHashHex)
+            try insert.bind(5, record.scenarioYAML)
+            try insert.bind(6, Int64(record.originalStepCount))
+            try insert.bind(7, Int64(record.shrunkStepCount))
+            try insert.bind(8, record.createdAtRun)
+            try insert.bind(9, record.regressionPath)
+            try insert.run()
+            let id = sqlite3_last_insert_rowid(db)
+
+            let insertRule = try Statement(SQL.insertRule, on: db)
+            for (position, rule) in record.rules.enumerated() {
+                try insertRule.reset()
+                try insertRule.bind(1, id)
+                try insertRule.bind(2, Int64(position))
+                try insertRule.bind(3, rule)
+                try insertRule.run()
+            }
+            return id
+        }
+    }
+
+    /// Deletes the failure `id` (and its rule ids). Throws `.notFound` if there is none.
+    public func delete(id: Int64) throws(FailureStoreError) {
+        try inImmediateTransaction { () throws(FailureStoreError) in
+            let statement = try Statement(SQL.deleteFailure, on: db)
+            try statement.bind(1, id)
+            try statement.run()
+            guard sqlite3_changes(db) == 1 else { throw .notFound(id: id) }
+        }
+    }
+
+    /// Records where the readable regression scenario of failure `id` was written
+    /// (`nil` clears it). Throws `.notFound` if there is no such failure.
+    public func setRegressionPath(id: Int64, path: String?) throws(FailureStoreError) {
+        try inImmediateTransaction { () throws(FailureStoreError) in
+            let statement = try Statement(SQL.setRegressionPath, on: db)
+            try statement.bind(1, path)
+            try statement.bind(2, id)
+            try statement.run()
+            guard sqlite3_changes(db) == 1 else { throw .notFound(id: id) }
+        }
+    }
+
+    // MARK: Reading
+
+    /// Every stored failure, ordered by id.
+    public func all() throws(FailureStoreError) -> [FailureRecord] {
+        try fetch(SQL.selectAll) { (_: borrowing Statement) throws(FailureStoreError) in }
+    }
+
+    /// The failure with row id `id`, or `nil`.
+    public func record(id: Int64) throws(FailureStoreError) -> FailureRecord? {
+        try fetch(SQL.selectByID) { (statement: borrowing Statement) throws(FailureStoreError) in
+            try statement.bind(1, id)
+        }.first
+    }
+
+    /// Every failure found with `seed`, ordered by id.
+    public func records(seed: UInt64) throws(FailureStoreError) -> [FailureRecord] {
+        try fetch(SQL.selectBySeed) { (statement: borrowing Statement) throws(FailureStoreError) in
+            try statement.bind(1, Int64(bitPattern: seed))
+        }
+    }
+
+    /// Runs one of the record queries (a single statement, hence one consistent
+    /// snapshot) and folds its rows, one per rule id, into records.
+    private func fetch(
+        _ sql: String, bind: (borrowing Statement) throws(FailureStoreError) -> Void
+    ) throws(FailureStoreError) -> [FailureRecord] {
+        let statement = try Statement(sql, on: db)
+        try bind(statement)
+        var records: [FailureRecord] = []
+        while try statement.step() {
+            let id = statement.int64(0)
+            let rule = try statement.text(10, name: "failure_rules.rule", rowID: id)
+            if let last = records.last, last.id == id {
+                if let rule { records[records.count - 1].rules.append(rule) }
+                continue
+            }
+            guard let original = Int(exactly: statement.int64(6)), let shrunk = Int(exactly: statement.int64(7)) else {
+                throw .corruptRow(id: id, column: "original_step_count/shrunk_step_count", reason: "does not fit Int")
+            }
+            records.append(
+                FailureRecord(
+                    id: id,
+                    seed: UInt64(bitPattern: statement.int64(1)),
+                    invariant: try statement.requiredText(2, name: "invariant", rowID: id),
+                    rules: rule.map { [$0] } ?? [],
+                    message: try statement.requiredText(3, name: "message", rowID: id),
+                    traceHashHex: try statement.requiredText(4, name: "trace_hash_hex", rowID: id),
+                    scenarioYAML: try statement.requiredText(5, name: "scenario_yaml", rowID: id),
+                    originalStepCount: original,
+                    shrunkStepCount: shrunk,
+                    createdAtRun: try statement.requiredText(8, name: "created_at_run", rowID: id),
+                    regressionPath: try statement.text(9, name: "regression_path", rowID: id)
+                ))
+        }
+        return records
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` inside `BEGIN IMMEDIATE` ... `COMMIT`; on any error, rolls back and
+    /// rethrows, so a write is either complete or absent.
+    private func inImmediateTransaction<T>(
+        _ body: () throws(FailureStoreError) -> T
+    ) throws(FailureStoreError) -> T {
+        try Self.transactionStatement("BEGIN IMMEDIATE", on: db)
+        do throws(FailureStoreError) {
+            let result = try body()
+            try Self.transactionStatement("COMMIT", on: db)
+            return result
+        } catch {
+            try Self.rollback(db, after: error)
+            throw error
+        }
+    }
+
+    private static func transactionStatement(_ sql: String, on db: OpaquePointer) throws(FailureStoreError) {
+        do throws(FailureStoreError) {
+            try Statement(sql, on: db).run()
+        } catch {
+            throw .transaction(sql: sql, code: error.sqliteCode ?? SQLITE_ERROR, message: errorMessage(db))
+        }
+    }
+
+    /// Rolls back the open transaction, if SQLite has not already done so. If even that
+    /// fails, the error says so and carries the original one.
+    private static func rollback(_ db: OpaquePointer, after original: FailureStoreError) throws(FailureStoreError) {
+        guard sqlite3_get_autocommit(db) == 0 else { return }  // no transaction left open
+        let rc = sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
+        guard rc == SQLITE_OK else {
+            throw .transaction(
+                sql: "ROLLBACK", code: rc,
+                message: "\(errorMessage(db)) (while undoing after: \(original.description))")
+        }
+    }
+
+    // MARK: Opening
+
+    private static func prepareConnection(_ db: OpaquePointer, path: String) throws(FailureStoreError) {
+        do throws(FailureStoreError) {
+            guard sqlite3_extended_result_codes(db, 1) == SQLITE_OK,
+                sqlite3_busy_timeout(db, 5_000) == SQLITE_OK
+            else {
+                throw .schema(sql: "(connection setup)", code: sqlite3_errcode(db), message: errorMessage(db))
+            }
+            // Refuse a newer database before changing anything in it (even its journal mode).
+            try refuseNewerSchema(db, path: path)
+
+            // Each pragma's statement lives only inside its helper call, so none is still
+            // in progress when the schema transaction commits.
+            let reported = try firstText("PRAGMA journal_mode=WAL", on: db) ?? ""
+            // In-memory databases have no journal file and report "memory".
+            guard reported.lowercased() == "wal" || reported.lowercased() == "memory" else {
+                throw .schema(
+                    sql: "PRAGMA journal_mode=WAL", code: SQLITE_ERROR,
+                    message: "journal mode is '\(reported)', not 'wal'")
+            }
+            try Statement("PRAGMA synchronous=NORMAL", on: db).run()
+            try Statement("PRAGMA foreign_keys=ON", on: db).run()
+            guard try firstInteger("PRAGMA foreign_keys", on: db) == 1 else {
+                throw .schema(
+                    sql: "PRAGMA foreign_keys=ON", code: SQLITE_ERROR,
+                    message: "foreign keys could not be enabled")
+            }
+
+            try transactionStatement("BEGIN IMMEDIATE", on: db)
+            do throws(FailureStoreError) {
+                // Checked again under the write lock: another process may have migrated.
+                let version = try refuseNewerSchema(db, path: path)
+                if version < schemaVersion {
+                    for statement in SQL.createSchema {
+                        try Statement(statement, on: db).run()
+                    }
+                }
+                try transactionStatement("COMMIT", on: db)
+            } catch {
+                try rollback(db, after: error)
+                throw error
+            }
+        } catch {
+            switch error {
+            case .prepare(let sql, let code, let message), .step(let sql, let code, let message):
+                throw .schema(sql: sql, code: code, message: message)
+            case .bind(let sql, _, let code, let message):
+                throw .schema(sql: sql, code: code, message: message)
+            case .corruptRow(_, let column, let reason):
+                throw .schema(sql: "PRAGMA \(column)", code: SQLITE_ERROR, message: "value \(reason)")
+            default:
+                throw error
+            }
+        }
+    }
+
+    /// Reads `PRAGMA user_version` and throws `.newerSchema` if it is above ours.
+    @discardableResult
+    private static func refuseNewerSchema(_ db: OpaquePointer, path: String) throws(FailureStoreError) -> Int32 {
+        guard let raw = try firstInteger("PRAGMA user_version", on: db) else {
+            throw .schema(sql: "PRAGMA user_version", code: SQLITE_ERROR, message: "returned no row")
+        }
+        let version = Int32(clamping: raw)
+        guard version <= schemaVersion else {
+            throw .newerSchema(path: path, found: version, supported: schemaVersion)
+        }
+        return version
+    }
+
+    /// The first column of the first row of a parameterless statement as an integer
+    /// (nil when there is no row). The statement is finalized before this returns.
+    private static func firstInteger(_ sql: String, on db: OpaquePointer) throws(FailureStoreError) -> Int64? {
+        let statement = try Statement(sql, on: db)
+        return try statement.step() ? statement.int64(0) : nil
+    }
+
+    /// Like ``firstInteger(_:on:)``, as text (nil also for SQL NULL).
+    private static func firstText(_ sql: String, on db: OpaquePointer) throws(FailureStoreError) -> String? {
+        let statement = try Statement(sql, on: db)
+        return try statement.step() ? try statement.text(0, name: "result", rowID: nil) : nil
+    }
+
+    // MARK: Test support (internal; reached with @testable import)
+
+    /// Runs one parameterless statement, ignoring rows.
+    func execute(_ sql: String) throws(FailureStoreError) {
+        try Statement(sql, on: db).run()
+    }
+
+    /// The first column of the first row of a parameterless query, as an integer.
+    func integer(_ sql: String) throws(FailureStoreError) -> Int64? {
+        try Self.firstInteger(sql, on: db)
+    }
+
+    /// The first column of the first row of a parameterless query, as text.
+    func text(_ sql: String) throws(FailureStoreError) -> String? {
+        try Self.firstText(sql, on: db)
+    }
+}

@@ -1,0 +1,64 @@
+/// All SQL of the failure store, as constants. Values are never spliced into SQL;
+/// they are bound as parameters (`?1`, `?2`, ...).
+enum SQL {
+    /// Version 1 of the schema. `STRICT` keeps every column's type exact (the seed is
+    /// an INTEGER holding the UInt64's bit pattern); the CHECKs keep half-formed records
+    /// out; rule ids live in their own table, in order, and go with their failure.
+    static let createSchema: [String] = [
+        """
+        CREATE TABLE failures (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            seed INTEGER NOT NULL,
+            invariant TEXT NOT NULL CHECK (length(invariant) > 0),
+            message TEXT NOT NULL,
+            trace_hash_hex TEXT NOT NULL
+                CHECK (length(trace_hash_hex) = 16 AND trace_hash_hex NOT GLOB '*[^0-9a-f]*'),
+            scenario_yaml TEXT NOT NULL,
+            original_step_count INTEGER NOT NULL CHECK (original_step_count >= 0),
+            shrunk_step_count INTEGER NOT NULL CHECK (shrunk_step_count >= 0),
+            created_at_run TEXT NOT NULL,
+            regression_path TEXT,
+            UNIQUE (seed, invariant, trace_hash_hex)
+        ) STRICT
+        """,
+        """
+        CREATE TABLE failure_rules (
+            failure_id INTEGER NOT NULL REFERENCES failures(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL CHECK (position >= 0),
+            rule TEXT NOT NULL CHECK (length(rule) > 0),
+            PRIMARY KEY (failure_id, position)
+        ) STRICT, WITHOUT ROWID
+        """,
+        "CREATE INDEX failures_by_seed ON failures (seed)",
+        "PRAGMA user_version = 1",
+    ]
+
+    static let findDuplicate =
+        "SELECT id FROM failures WHERE seed = ?1 AND invariant = ?2 AND trace_hash_hex = ?3"
+
+    static let insertFailure = """
+        INSERT INTO failures (seed, invariant, message, trace_hash_hex, scenario_yaml,
+            original_step_count, shrunk_step_count, created_at_run, regression_path)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+        """
+
+    static let insertRule = "INSERT INTO failure_rules (failure_id, position, rule) VALUES (?1, ?2, ?3)"
+
+    static let deleteFailure = "DELETE FROM failures WHERE id = ?1"
+
+    static let setRegressionPath = "UPDATE failures SET regression_path = ?1 WHERE id = ?2"
+
+    /// One row per (failure, rule id), or one row with a NULL rule for a failure
+    /// without rule ids; column 10 is the rule id.
+    private static let selectRecords = """
+        SELECT f.id, f.seed, f.invariant, f.message, f.trace_hash_hex, f.scenario_yaml,
+            f.original_step_count, f.shrunk_step_count, f.created_at_run, f.regression_path, r.rule
+        FROM failures AS f LEFT JOIN failure_rules AS r ON r.failure_id = f.id
+        """
+
+    private static let orderRecords = " ORDER BY f.id, r.position"
+
+    static let selectAll = selectRecords + orderRecords
+    static let selectByID = selectRecords + " WHERE f.id = ?1" + orderRecords
+    static let selectBySeed = selectRecords + " WHERE f.seed = ?1" + orderRecords
+}

@@ -1,0 +1,103 @@
+import Checking
+import Simulation
+
+/// One generated case that broke an invariant: the draft as generated and as shrunk, the
+/// violation the shrunk case still shows, and its trace hash.
+public struct FuzzFailure: Sendable {
+    public var seed: UInt64
+    public var original: ScenarioDraft
+    public var shrunk: ScenarioDraft
+    public var violation: Violation
+    public var traceHash: UInt64
+}
+
+/// The property runner behind `stagesim fuzz`: generate a scenario from a seed, run it with
+/// every invariant monitor, and shrink a failing case to a minimal one that fails the same way.
+public enum Fuzzer {
+    /// The violations of the generated scenario for `seed` (empty when it passes).
+    public static func violations(of draft: ScenarioDraft) -> (violations: [Violation], traceHash: UInt64) {
+        guard let scenario = try? ScenarioLoader.parse(draft.yaml, path: "generated-\(draft.seed).yaml") else {
+            return ([Violation(invariant: "generator-writes-valid-scenarios", rules: [], time: .zero, observer: "fuzz",
+                               eventIndex: nil, message: "the generated scenario for seed \(draft.seed) does not load")], 0)
+        }
+        let run = ScenarioRunner.run(scenario, seed: draft.seed)
+        return (run.violations, run.traceHash)
+    }
+
+    /// Runs one seed; a failure comes back shrunk.
+    public static func check(seed: UInt64, generator: ScenarioGenerator) -> FuzzFailure? {
+        let draft = generator.draft(seed: seed).draft
+        guard let first = violations(of: draft).violations.first else { return nil }
+        let shrunk = ScenarioShrinker(breaking: first.invariant).shrink(draft)
+        let (after, hash) = violations(of: shrunk)
+        let violation = after.first { $0.invariant == first.invariant } ?? first
+        return FuzzFailure(seed: seed, original: draft, shrunk: shrunk, violation: violation, traceHash: hash)
+    }
+}
+
+/// Shrinks a failing draft while it still breaks the same invariant: fewer participants, fewer
+/// steps (delta debugging over chunks), fewer faults and network faults, a shorter run.
+public struct ScenarioShrinker: Sendable {
+    /// Whether a candidate still fails the way the original did.
+    public let fails: @Sendable (ScenarioDraft) -> Bool
+
+    public init(fails: @escaping @Sendable (ScenarioDraft) -> Bool) { self.fails = fails }
+
+    /// Keeps candidates that still break `invariant` when run.
+    public init(breaking invariant: String) {
+        self.init { draft in Fuzzer.violations(of: draft).violations.contains { $0.invariant == invariant } }
+    }
+
+    public func shrink(_ draft: ScenarioDraft) -> ScenarioDraft {
+        var current = draft
+        var changed = true
+        while changed {
+            changed = false
+            for candidate in candidates(current) where fails(candidate) {
+                current = candidate
+                changed = true
+                break
+            }
+        }
+        return current
+    }
+
+    /// Smaller variants of `draft`, biggest cuts first.
+    func candidates(_ draft: ScenarioDraft) -> [ScenarioDraft] {
+        var result: [ScenarioDraft] = []
+        for participant in draft.participants where draft.participants.count > 1 {
+            var smaller = draft
+            smaller.participants.removeAll { $0.name == participant.name }
+            smaller.steps.removeAll { $0.participant == participant.name }
+            smaller.faults.removeAll { $0.participant == participant.name }
+            result.append(smaller)
+        }
+        var chunk = max(draft.steps.count / 2, 1)
+        while chunk >= 1 && !draft.steps.isEmpty {
+            for start in stride(from: 0, to: draft.steps.count, by: chunk) {
+                var smaller = draft
+                smaller.steps.removeSubrange(start..<min(start + chunk, draft.steps.count))
+                result.append(smaller)
+            }
+            chunk = chunk == 1 ? 0 : chunk / 2
+        }
+        for index in draft.faults.indices {
+            var smaller = draft
+            smaller.faults.remove(at: index)
+            result.append(smaller)
+        }
+        for index in draft.network.indices {
+            var smaller = draft
+            smaller.network.remove(at: index)
+            result.append(smaller)
+        }
+        let lastActivity = (draft.steps.map(\.atMilliseconds) + draft.faults.map(\.toMilliseconds)).max() ?? 0
+        let shorter = max(lastActivity / 1_000 + 6, draft.durationSeconds / 2)
+        if shorter < draft.durationSeconds {
+            var smaller = draft
+            smaller.durationSeconds = shorter
+            result.append(smaller)
+        }
+        return result
+    }
+}

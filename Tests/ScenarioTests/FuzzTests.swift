@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import Scenario
+
+/// The generator, the shrinker and the fixed-budget property run that `swift test` includes.
+@Suite("Generated scenarios and shrinking")
+struct GeneratorTests {
+    @Test("the same seed gives the same scenario file; different seeds differ; every file loads")
+    func deterministicAndValid() throws {
+        let generator = ScenarioGenerator()
+        #expect(generator.draft(seed: 5).draft.yaml == generator.draft(seed: 5).draft.yaml)
+        #expect(generator.draft(seed: 5).draft.yaml != generator.draft(seed: 6).draft.yaml)
+        for seed in UInt64(1)...40 {
+            let draft = generator.draft(seed: seed).draft
+            let scenario = try ScenarioLoader.parse(draft.yaml, path: "g.yaml")
+            #expect((2...8).contains(scenario.participants.count))
+            #expect(scenario.steps.count == draft.steps.count)
+        }
+    }
+
+    @Test("every drawn parameter is listed")
+    func parametersListed() {
+        let (draft, parameters) = ScenarioGenerator(participantCount: 3, durationSeconds: 30).draft(seed: 9)
+        #expect(parameters.first == "participants=3 duration=30s steps=\(draft.steps.count)")
+        #expect(parameters.filter { $0.contains(" caps=") }.count == 3)
+        #expect(parameters.last?.hasPrefix("faults: ") == true)
+    }
+
+    @Test("the shrinker keeps only what the failure needs")
+    func shrinksToTheCause() {
+        let draft = ScenarioGenerator(participantCount: 6, durationSeconds: 40).draft(seed: 21).draft
+        let needed = ScenarioDraft.Step(atMilliseconds: 9_000, participant: "p3", call: "setMuted", arguments: ["stream: video", "muted: true"])
+        var failing = draft
+        failing.steps.append(needed)
+        let shrunk = ScenarioShrinker { candidate in
+            candidate.steps.contains(needed) && candidate.participants.contains { $0.name == "p3" }
+        }.shrink(failing)
+        #expect(shrunk.participants.map(\.name) == ["p3"])
+        #expect(shrunk.steps == [needed])
+        #expect(shrunk.faults.isEmpty && shrunk.network.isEmpty)
+        #expect(shrunk.durationSeconds < failing.durationSeconds)
+    }
+}
+
+/// The property run in CI: fixed seeds, so a failure is reproducible; STAGESIM_FUZZ_FRESH=1
+/// draws a fresh starting seed (printed) and STAGESIM_FUZZ_SEEDS changes the budget.
+@Suite("Property run: generated scenarios hold every invariant")
+struct PropertyRunTests {
+    static let chunks = 10
+    static let budget = Int(ProcessInfo.processInfo.environment["STAGESIM_FUZZ_SEEDS"] ?? "") ?? 500
+    static let firstSeed: UInt64 = {
+        guard ProcessInfo.processInfo.environment["STAGESIM_FUZZ_FRESH"] == "1" else { return 1 }
+        let seed = UInt64.random(in: 1...UInt64(UInt32.max))
+        print("property run: fresh seeds from \(seed)")
+        return seed
+    }()
+
+    @Test("seeds hold every invariant (replay a failure with `stagesim replay <seed>`)", arguments: 0..<chunks)
+    func seedsHold(chunk: Int) {
+        let perChunk = (Self.budget + Self.chunks - 1) / Self.chunks
+        let seeds = (0..<perChunk).map { Self.firstSeed + UInt64(chunk * perChunk + $0) }
+        for seed in seeds {
+            let failure = Fuzzer.check(seed: seed, generator: ScenarioGenerator())
+            #expect(failure == nil, "seed \(seed): \(failure.map { "\($0.violation)" } ?? "")")
+        }
+    }
+}
