@@ -50,7 +50,7 @@ let package = Package(
         .executableTarget(
             name: "stagesim",
             dependencies: [
-                "Scenario", "Checking", "StageWorld", "Simulation", "Reporting",
+                "Scenario", "Checking", "StageWorld", "Simulation", "Reporting", "FailureStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -63,8 +63,8 @@ let package = Package(
         .testTarget(name: "StageCoreTests", dependencies: ["StageCore", "Simulation"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "StageWorldTests", dependencies: ["StageWorld", "Checking"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
-        .testTarget(name: "StageSimCLITests", dependencies: ["stagesim"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "FailureStore"]),
+        .testTarget(name: "StageSimCLITests", dependencies: ["stagesim", "FailureStore"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "StageWorld"]),
         .testTarget(name: "StageSDKTests", dependencies: ["StageSDK", "StageCore", "StageWorld", "Simulation", "Signaling"]),
         .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Simulation"]),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FailureStore
 import Foundation
 import Scenario
 import Simulation
@@ -20,6 +21,10 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "Participants per generated scenario (default: drawn, 2...8).") var participants: Int?
     @Option(help: "Virtual seconds per generated scenario (default: drawn, 20...60).") var duration: UInt64?
     @Option(help: "Where shrunk failing cases are written as scenario files.") var regressions: String = "Scenarios/regressions"
+    @Option(help: "The SQLite failure store every failing case is saved to.") var db: String = FuzzCommand.defaultStore
+
+    /// The store `fuzz` saves to and `replay --id` and `swift test` read by default.
+    static let defaultStore = "Scenarios/regressions/failures.sqlite"
     @Flag(help: "Run each seed twice and compare a hash per step, naming the first step that differs.") var checkDeterminism = false
 
     func validate() throws {
@@ -35,14 +40,25 @@ struct FuzzCommand: ParsableCommand {
         let generator = ScenarioGenerator(participantCount: participants, durationSeconds: duration)
         let results = FuzzCampaign(first: first, count: seeds, jobs: jobs, timeLimit: time, generator: generator, checkDeterminism: checkDeterminism).run()
         for divergence in results.divergences { print("NONDETERMINISTIC \(divergence)") }
-        for failure in results.failures.sorted(by: { $0.seed < $1.seed }) { try report(failure) }
+        let label = "fuzz seeds \(first)...\(first + UInt64(seeds) - 1)"
+        let store = results.failures.isEmpty ? nil : try openStore()
+        for failure in results.failures.sorted(by: { $0.seed < $1.seed }) { try report(failure, store: store, run: label) }
         let rate = results.elapsedSeconds > 0 ? Double(results.seedsRun) / results.elapsedSeconds * 60 : 0
         print("ran \(results.seedsRun) seeds in \(String(format: "%.1f", results.elapsedSeconds)) s (\(Int(rate)) seeds/min): "
               + "\(results.failures.count) failing, \(results.divergences.count) nondeterministic")
         if !results.failures.isEmpty || !results.divergences.isEmpty { throw ExitCode(1) }
     }
 
-    private func report(_ failure: FuzzFailure) throws {
+    private func openStore() throws -> FailureStore {
+        do {
+            try FileManager.default.createDirectory(atPath: (db as NSString).deletingLastPathComponent.isEmpty ? "." : (db as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            return try FailureStore(path: db)
+        } catch {
+            throw ValidationError("cannot open the failure store: \(error)")
+        }
+    }
+
+    private func report(_ failure: FuzzFailure, store: FailureStore?, run label: String) throws {
         let path = (regressions as NSString).appendingPathComponent("seed-\(failure.seed)-\(failure.violation.invariant).yaml")
         var draft = failure.shrunk
         draft.covers = failure.violation.rules.isEmpty ? ["NET-1"] : failure.violation.rules
@@ -61,5 +77,17 @@ struct FuzzCommand: ParsableCommand {
         print("FAIL seed \(failure.seed): \(failure.violation)")
         print("  shrunk to \(draft.participants.count) participants, \(draft.steps.count) steps; trace hash \(XXH3.hex(failure.traceHash))")
         print("  wrote \(path)\n  replay: stagesim run \(path)")
+        guard let store else { return }
+        let record = FailureRecord(
+            seed: failure.seed, invariant: failure.violation.invariant, rules: draft.covers, message: failure.violation.message,
+            traceHashHex: XXH3.hex(failure.traceHash), scenarioYAML: draft.yaml, originalStepCount: failure.original.steps.count,
+            shrunkStepCount: draft.steps.count, createdAtRun: label, regressionPath: path
+        )
+        do {
+            let id = try store.save(record)
+            print("  saved as failure \(id) in \(db)  (stagesim replay --id \(id))")
+        } catch {
+            throw ValidationError("cannot save to the failure store: \(error)")
+        }
     }
 }

@@ -1,10 +1,11 @@
 import ArgumentParser
+import FailureStore
 import Foundation
 import Scenario
 import Simulation
 
-/// `stagesim replay <seed | file>`: rerun a generated seed or a saved case bit for bit, with
-/// the violating step marked in the timeline.
+/// `stagesim replay <seed | file>` or `stagesim replay --id N`: rerun a generated seed, a
+/// scenario file or a failure saved in the store bit for bit, with the violating step marked.
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
@@ -12,23 +13,35 @@ struct ReplayCommand: ParsableCommand {
         discussion: "Exit status: 0 when every invariant holds, 1 when one fails (as when it was found), 2 for a bad file."
     )
 
-    @Argument(help: "A fuzz seed (a number) or a scenario file (e.g. a regression).") var target: String
+    @Argument(help: "A fuzz seed (a number) or a scenario file (e.g. a regression).") var target: String?
+    @Option(help: "A failure's id in the failure store instead.") var id: Int64?
+    @Option(help: "The failure store for --id.") var db: String = FuzzCommand.defaultStore
     @Option(help: "Participants per generated scenario, as given to fuzz.") var participants: Int?
     @Option(help: "Virtual seconds per generated scenario, as given to fuzz.") var duration: UInt64?
     @Flag(help: "Include network deliveries and losses in the timeline.") var verbose = false
 
+    func validate() throws {
+        guard (target == nil) != (id == nil) else { throw ValidationError("give a seed or a file, or --id, but not both") }
+    }
+
     func run() throws {
         let scenario: Scenario
+        var recordedHash: String?
         do {
-            if FileManager.default.fileExists(atPath: target) {
+            if let id {
+                let record = try storedFailure(id)
+                recordedHash = record.traceHashHex
+                print("failure \(id): seed \(record.seed), \(record.invariant): \(record.message)")
+                scenario = try ScenarioLoader.parse(record.scenarioYAML, path: "failure-\(id).yaml")
+            } else if let target, FileManager.default.fileExists(atPath: target) {
                 scenario = try ScenarioLoader.load(path: target)
-            } else if let seed = UInt64(target) {
+            } else if let target, let seed = UInt64(target) {
                 let (draft, parameters) = ScenarioGenerator(participantCount: participants, durationSeconds: duration).draft(seed: seed)
                 print("seed: \(seed)")
                 parameters.forEach { print("  \($0)") }
                 scenario = try ScenarioLoader.parse(draft.yaml, path: "generated-\(seed).yaml")
             } else {
-                throw ValidationError("\(target) is neither a scenario file nor a seed")
+                throw ValidationError("\(target ?? "") is neither a scenario file nor a seed")
             }
         } catch let error as ScenarioError {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
@@ -36,6 +49,21 @@ struct ReplayCommand: ParsableCommand {
         }
         let run = ScenarioRunner.run(scenario)
         RunPrinter(verbose: verbose).printRun(run, timeline: true)
+        if let recordedHash {
+            let same = recordedHash == XXH3.hex(run.traceHash)
+            print(same ? "  same trace hash as when it was found" : "  trace hash differs from the recorded \(recordedHash): the code has changed since")
+        }
         if !run.passed { throw ExitCode(1) }
+    }
+
+    private func storedFailure(_ id: Int64) throws -> FailureRecord {
+        do {
+            guard FileManager.default.fileExists(atPath: db), let record = try FailureStore(path: db).record(id: id) else {
+                throw ValidationError("no failure \(id) in \(db)")
+            }
+            return record
+        } catch let error as FailureStoreError {
+            throw ValidationError("cannot read the failure store: \(error)")
+        }
     }
 }

@@ -1,3 +1,4 @@
+import FailureStore
 import Foundation
 import Testing
 @testable import Scenario
@@ -62,6 +63,21 @@ struct PropertyRunTests {
         for seed in seeds {
             let failure = Fuzzer.check(seed: seed, generator: ScenarioGenerator())
             #expect(failure == nil, "seed \(seed): \(failure.map { "\($0.violation)" } ?? "")")
+        }
+    }
+}
+
+/// Every failure saved in the committed failure store must now hold every invariant: a saved
+/// failure is a bug that was found; it stays in the store as a regression once fixed.
+@Suite("Saved failures stay fixed")
+struct StoredFailureTests {
+    @Test("each failure in Scenarios/regressions/failures.sqlite now holds every invariant")
+    func storedFailuresHold() throws {
+        let path = packageRoot + "/Scenarios/regressions/failures.sqlite"
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        for record in try FailureStore(path: path).all() {
+            let run = ScenarioRunner.run(try ScenarioLoader.parse(record.scenarioYAML, path: "failure-\(record.id ?? 0).yaml"))
+            #expect(run.violations.isEmpty, "failure \(record.id ?? 0) (seed \(record.seed), \(record.invariant)) breaks again: \(run.violations)")
         }
     }
 }

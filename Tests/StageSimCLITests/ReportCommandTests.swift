@@ -1,3 +1,4 @@
+import FailureStore
 import Foundation
 import Testing
 
@@ -60,5 +61,47 @@ struct SwarmRunTests {
         let other = try stagesim(["run", "Scenarios/str-2-subscribe-waits-for-publish.yaml", "--swarm", "--seed", "13", "--no-timeline"])
         #expect(other.output.split(separator: "\n").first { $0.contains("swarm faults") }
                 != first.output.split(separator: "\n").first { $0.contains("swarm faults") })
+    }
+}
+
+@Suite("stagesim fuzz, replay and invariants, as separate processes")
+struct FuzzCommandTests {
+    @Test("invariants lists every monitor with its rules")
+    func listsInvariants() throws {
+        let run = try stagesim(["invariants"])
+        #expect(run.status == 0)
+        #expect(run.output.contains("metadata-visibility") && run.output.contains("[VIS-1, VIS-2, VIS-3, VIS-4]"))
+        #expect(run.output.contains("subscriber-lifecycle-order"))
+    }
+
+    @Test("fuzz runs seeds on every core, prints a summary and passes; replay of a seed prints its parameters")
+    func fuzzAndReplaySeed() throws {
+        let directory = (try temporaryFile("marker", contents: "") as NSString).deletingLastPathComponent
+        let fuzz = try stagesim(["fuzz", "--seeds", "6", "--from", "40", "--jobs", "2", "--regressions", directory, "--db", directory + "/f.sqlite"])
+        #expect(fuzz.status == 0, "\(fuzz.output)")
+        #expect(fuzz.output.contains("ran 6 seeds"))
+        let replay = try stagesim(["replay", "41"])
+        #expect(replay.status == 0)
+        #expect(replay.output.contains("participants="))
+        #expect(replay.output.contains("invariants: all hold"))
+    }
+
+    @Test("replay --id reruns a stored failure and compares its trace hash with the recorded one")
+    func replayStored() throws {
+        let directory = (try temporaryFile("marker", contents: "") as NSString).deletingLastPathComponent
+        let scenarioPath = packageRoot + "/Scenarios/str-2-subscribe-waits-for-publish.yaml"
+        let yaml = try String(contentsOfFile: scenarioPath, encoding: .utf8)
+        let hash = try #require(traceHash(in: try stagesim(["run", scenarioPath, "--no-timeline"]).output))
+        let store = try FailureStore(path: directory + "/f.sqlite")
+        let id = try store.save(FailureRecord(
+            seed: 2, invariant: "example", rules: ["STR-2"], message: "a stored case", traceHashHex: hash, scenarioYAML: yaml,
+            originalStepCount: 4, shrunkStepCount: 4, createdAtRun: "test"
+        ))
+        let replay = try stagesim(["replay", "--id", "\(id)", "--db", directory + "/f.sqlite"])
+        #expect(replay.status == 0, "\(replay.output)\(replay.errorOutput)")
+        #expect(replay.output.contains("same trace hash as when it was found"))
+        let missing = try stagesim(["replay", "--id", "99", "--db", directory + "/f.sqlite"])
+        #expect(missing.status == 64)
+        #expect(missing.errorOutput.contains("no failure 99"))
     }
 }
