@@ -21,7 +21,7 @@ public enum Fuzzer {
                                eventIndex: nil, message: "the generated scenario for seed \(draft.seed) does not load")], 0)
         }
         let run = ScenarioRunner.run(scenario, seed: draft.seed)
-        return (run.violations, run.traceHash)
+        return (run.violations, run.violations.isEmpty ? 0 : run.traceHash)
     }
 
     /// Runs one seed; a failure comes back shrunk.

@@ -61,7 +61,8 @@ public struct ScenarioGenerator: Sendable {
                           arguments: ["stream: \(random.percentChance(50) ? "audio" : "video")", "muted: \(random.percentChance(50))"])]
         case 2:
             let caps = random.percentChance(70) ? "[publish, subscribe]" : (random.percentChance(50) ? "[subscribe]" : "[publish]")
-            let token = "token: {userId: \"\(who)-v\(random.upTo(9))\", attributes: {role: \(random.pick(["guest", "host"]) ?? "guest")}, capabilities: \(caps)}"
+            let token = "token: {userId: \"\(who)-v\(random.upTo(9))\", attributes: {role: \(random.pick(["guest", "host"]) ?? "guest")}, "
+                + "capabilities: \(caps), issuedAt: 0s}"
             return [.init(atMilliseconds: at, participant: who, call: "exchangeToken", arguments: [token])]
         default:
             return [.init(atMilliseconds: at, participant: who, call: "leave", arguments: []),

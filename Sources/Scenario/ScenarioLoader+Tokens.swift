@@ -28,7 +28,8 @@ extension ScenarioLoader {
 
     /// The `token:` of an exchangeToken step: a raw string, or a mapping that patches the
     /// participant's declared (join) token claims (`userId`, `attributes`, `capabilities`, `expiresAt`,
-    /// `topic`, `resource`, `jti`, `whipUrl`, `eventsUrl`, `signedBy`); `iat` is the step's time.
+    /// `topic`, `resource`, `jti`, `whipUrl`, `eventsUrl`, `signedBy`, `issuedAt`); `iat` is the
+    /// step's time unless `issuedAt` says otherwise.
     static func exchangedToken(_ node: YAMLNode, declared: TokenClaims?, at: VirtualDuration) throws -> TokenSource {
         guard node.node.mapping != nil else { return .raw(try node.string("token")) }
         guard var claims = declared else {
@@ -40,6 +41,7 @@ extension ScenarioLoader {
         if let value = map.optional("attributes") { claims.attributes = Attributes(try value.stringMap("attributes")) }
         if let value = map.optional("capabilities") { claims.capabilities = try capabilities(value) }
         if let value = map.optional("expiresAt") { claims.expiresAtSeconds = try seconds(value, "expiresAt") }
+        if let value = map.optional("issuedAt") { claims.issuedAtSeconds = try seconds(value, "issuedAt") }
         let texts: [(String, WritableKeyPath<TokenClaims, String>)] = [
             ("topic", \.topic), ("resource", \.resource), ("jti", \.participantId), ("whipUrl", \.whipURL), ("eventsUrl", \.eventsURL),
         ]

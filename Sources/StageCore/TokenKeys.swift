@@ -36,10 +36,12 @@ public struct TokenVerifyingKey: Hashable, Sendable {
 
     /// Whether `signature` is a raw 96-byte ES384 signature (`r || s`) of `message` by this key (TOK-1).
     public func isValidSignature(_ signature: [UInt8], for message: [UInt8]) -> Bool {
-        guard signature.count == 2 * 48,
-              let publicKey = try? P384.Signing.PublicKey(x963Representation: x963Representation),
-              let ecdsa = try? P384.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
-        return publicKey.isValidSignature(ecdsa, for: message)
+        guard signature.count == 2 * 48 else { return false }
+        return SignatureCache.verdict(SignatureCache.Entry(publicKey: x963Representation, message: message, signature: signature)) {
+            guard let publicKey = try? P384.Signing.PublicKey(x963Representation: x963Representation),
+                  let ecdsa = try? P384.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
+            return publicKey.isValidSignature(ecdsa, for: message)
+        }
     }
 }
 
@@ -92,7 +94,9 @@ public struct TokenSigningKey: Sendable, CustomStringConvertible {
         let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(payload)
         guard let privateKey = try? P384.Signing.PrivateKey(rawRepresentation: scalar),
               let signature = try? privateKey.signature(for: Array(signingInput.utf8)) else { return signingInput + "." }
-        return signingInput + "." + Base64URL.encode(Array(signature.rawRepresentation))
+        let raw = Array(signature.rawRepresentation)
+        SignatureCache.remember(SignatureCache.Entry(publicKey: verifyingKey.x963Representation, message: Array(signingInput.utf8), signature: raw), true)
+        return signingInput + "." + Base64URL.encode(raw)
     }
 
     /// Names the key without revealing the private scalar.
