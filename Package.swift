@@ -28,7 +28,11 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .target(name: "StageCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "StageCore",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: [.define("MUTANTS", .when(configuration: .debug))]
+        ),
         .target(name: "Simulation", dependencies: ["CXXHash"]),
         .target(
             name: "StageWorld",
@@ -50,7 +54,7 @@ let package = Package(
         .executableTarget(
             name: "stagesim",
             dependencies: [
-                "Scenario", "Checking", "StageWorld", "Simulation", "Reporting", "FailureStore",
+                "Scenario", "Checking", "StageWorld", "StageCore", "Simulation", "Reporting", "FailureStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -8,6 +8,7 @@ public enum InvariantCatalog {
         [
             JoinLeaveOrderMonitor(), StreamAccountingMonitor(), SubscribeAnswerMonitor(),
             PublishCapabilityMonitor(), SilentRefreshMonitor(), VisibilityMonitor(), SubscriberLifecycleMonitor(),
+            CapabilityChangeMonitor(), ExchangeImmutabilityMonitor(),
             ConvergenceMonitor(settle: settle),
         ]
     }

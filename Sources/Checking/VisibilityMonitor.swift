@@ -1,6 +1,17 @@
 import StageCore
 import StageWorld
 
+extension WireMessage {
+    /// Whether a mobile >= 1.37.0 SDK must render a metadata change this message brings about
+    /// an announced participant at once: an update, or the snapshot of a reconnect (VIS-3).
+    var carriesLiveUpdate: Bool {
+        switch self {
+        case .participantUpdated, .joinAccepted: true
+        default: false
+        }
+    }
+}
+
 /// The part of a ParticipantInfo that token exchange changes and VIS is about.
 struct VisibleMetadata: Hashable, Sendable, CustomStringConvertible {
     var userId: String
@@ -68,7 +79,7 @@ public struct VisibilityMonitor: InvariantMonitor {
             let key = ObserverParticipant(observer: observer, participantId: info.participantId)
             let metadata = VisibleMetadata(info)
             received[key] = metadata
-            if case .participantUpdated = message, sdk.hasMetadataUpdateEvent, let current = shown[key], current != metadata {
+            if sdk.hasMetadataUpdateEvent, let current = shown[key], current != metadata, message.carriesLiveUpdate {
                 owed[key] = event
             }
         }
@@ -106,7 +117,10 @@ public struct VisibilityMonitor: InvariantMonitor {
             return newest == metadata ? [] : [violation(event, index: index, "participantMetadataDidUpdate shows \(metadata), not the newest received \(newest.map(\.description) ?? "-")")]
         default:
             let expected = shown[key]
-            if case .participantDidLeave = renderer { shown[key] = nil }
+            if case .participantDidLeave = renderer {
+                shown[key] = nil
+                owed[key] = nil
+            }
             let exempt = client.sdk == .composition && client.composition.liveLayoutUpdates
             guard let expected, expected != metadata, !exempt else { return [] }
             return [violation(event, index: index, "\(renderer.name) shows \(info.participantId) as \(metadata), but this observer's renderers were shown \(expected) and may not see an update before the participant publishes again")]

@@ -24,11 +24,11 @@ public enum Fuzzer {
         return (run.violations, run.violations.isEmpty ? 0 : run.traceHash)
     }
 
-    /// Runs one seed; a failure comes back shrunk.
-    public static func check(seed: UInt64, generator: ScenarioGenerator) -> FuzzFailure? {
+    /// Runs one seed; a failure comes back shrunk unless `shrink` is false.
+    public static func check(seed: UInt64, generator: ScenarioGenerator, shrink: Bool = true) -> FuzzFailure? {
         let draft = generator.draft(seed: seed).draft
         guard let first = violations(of: draft).violations.first else { return nil }
-        let shrunk = ScenarioShrinker(breaking: first.invariant).shrink(draft)
+        let shrunk = shrink ? ScenarioShrinker(breaking: first.invariant).shrink(draft) : draft
         let (after, hash) = violations(of: shrunk)
         let violation = after.first { $0.invariant == first.invariant } ?? first
         return FuzzFailure(seed: seed, original: draft, shrunk: shrunk, violation: violation, traceHash: hash)
@@ -84,6 +84,11 @@ public struct ScenarioShrinker: Sendable {
         for index in draft.faults.indices {
             var smaller = draft
             smaller.faults.remove(at: index)
+            result.append(smaller)
+        }
+        if !draft.keepalive.isEmpty {
+            var smaller = draft
+            smaller.keepalive = []
             result.append(smaller)
         }
         for index in draft.network.indices {

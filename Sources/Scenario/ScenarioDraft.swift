@@ -33,6 +33,8 @@ public struct ScenarioDraft: Hashable, Sendable {
     public var durationSeconds: UInt64
     /// `network:` keys in YAML flow syntax (e.g. `loss: 0.2`).
     public var network: [String]
+    /// `keepalive:` keys in YAML flow syntax, or empty for the defaults.
+    public var keepalive: [String] = []
     public var faults: [Fault]
     public var participants: [Participant]
     public var steps: [Step]
@@ -46,6 +48,7 @@ public struct ScenarioDraft: Hashable, Sendable {
         var lines = comments.map { "# \($0)" }
         lines += ["name: \(quoted(name))", "covers: [\(covers.joined(separator: ", "))]", "seed: \(seed)", "duration: \(durationSeconds)s"]
         if !network.isEmpty { lines.append("network: {\(network.joined(separator: ", "))}") }
+        if !keepalive.isEmpty { lines.append("keepalive: {\(keepalive.joined(separator: ", "))}") }
         if !faults.isEmpty {
             lines.append("faults:")
             lines += faults.map { fault in

@@ -27,14 +27,22 @@ public struct ScenarioGenerator: Sendable {
         for _ in 0..<(3 + random.below(13)) {
             steps += event(among: participants, before: duration, random: &random)
         }
-        steps.sort { $0.atMilliseconds < $1.atMilliseconds }
         let swarm = SwarmFaults(seed: seed, clientNames: participants.map(\.name), duration: .seconds(duration))
-        let draft = ScenarioDraft(
+        for partition in swarm.plan.partitions where random.percentChance(60) {
+            steps += churn(during: partition, among: participants, random: &random)
+        }
+        steps.sort { $0.atMilliseconds < $1.atMilliseconds }
+        var draft = ScenarioDraft(
             name: "generated from seed \(seed)", seed: seed, durationSeconds: duration, network: Self.networkKeys(swarm.link),
             faults: swarm.plan.partitions.map(Self.fault), participants: participants, steps: steps, comments: []
         )
+        if random.percentChance(50) {
+            draft.keepalive = ["pingInterval: \(1 + random.upTo(2))s", "pongTimeout: \(1 + random.upTo(3))s"]
+        }
         let cast = participants.map { "\($0.name)=\($0.sdk) caps=\($0.capabilities.joined(separator: "+")) publish=\($0.publish) subscribe=\($0.subscribe)" }
-        return (draft, ["participants=\(count) duration=\(duration)s steps=\(steps.count)"] + cast + ["faults: " + swarm.parameters.joined(separator: ", ")])
+        let keepalive = draft.keepalive.isEmpty ? "keepalive=default" : "keepalive: " + draft.keepalive.joined(separator: ", ")
+        return (draft, ["participants=\(count) duration=\(duration)s steps=\(steps.count) \(keepalive)"] + cast
+            + ["faults: " + swarm.parameters.joined(separator: ", ")])
     }
 
     private func participant(number: Int, random: inout SplitMix64) -> ScenarioDraft.Participant {
@@ -46,14 +54,17 @@ public struct ScenarioGenerator: Sendable {
         )
     }
 
-    /// One host-driven event at a random time: new answers and a refresh, a mute, a token
-    /// exchange, or a leave and a rejoin.
+    /// One host-driven event at a random time in the first 70% of the run (so that the end is
+    /// quiet and convergence is judged): new answers and a refresh (sometimes returning a new
+    /// stream instance with its own mute state), a mute, a token exchange, or a leave and a rejoin.
     private func event(among participants: [ScenarioDraft.Participant], before duration: UInt64, random: inout SplitMix64) -> [ScenarioDraft.Step] {
         let who = random.pick(participants)?.name ?? "p1"
-        let at = 1_000 + random.upTo(max(duration, 6) * 1_000 - 5_000)
+        let at = 1_000 + random.upTo(max(duration * 700, 5_000) - 1_000)
         switch random.below(4) {
         case 0:
-            let strategy = "strategy: {publish: \(random.percentChance(60)), subscribe: \(random.pick(Self.answers) ?? "audioVideo")}"
+            let instance = random.percentChance(30)
+                ? ", streams: [{kind: audio, instance: \(1 + random.upTo(5)), muted: \(random.percentChance(50))}, video]" : ""
+            let strategy = "strategy: {publish: \(random.percentChance(60)), subscribe: \(random.pick(Self.answers) ?? "audioVideo")\(instance)}"
             return [.init(atMilliseconds: at, participant: who, call: "setStrategy", arguments: [strategy]),
                     .init(atMilliseconds: at, participant: who, call: "refreshStrategy", arguments: [])]
         case 1:
@@ -61,13 +72,31 @@ public struct ScenarioGenerator: Sendable {
                           arguments: ["stream: \(random.percentChance(50) ? "audio" : "video")", "muted: \(random.percentChance(50))"])]
         case 2:
             let caps = random.percentChance(70) ? "[publish, subscribe]" : (random.percentChance(50) ? "[subscribe]" : "[publish]")
+            let topic = random.percentChance(10) ? ", whipUrl: \"https://elsewhere.invalid/whip\"" : ""
             let token = "token: {userId: \"\(who)-v\(random.upTo(9))\", attributes: {role: \(random.pick(["guest", "host"]) ?? "guest")}, "
-                + "capabilities: \(caps), issuedAt: 0s}"
+                + "capabilities: \(caps), issuedAt: 0s\(topic)}"
             return [.init(atMilliseconds: at, participant: who, call: "exchangeToken", arguments: [token])]
         default:
             return [.init(atMilliseconds: at, participant: who, call: "leave", arguments: []),
                     .init(atMilliseconds: at + 500 + random.upTo(3_000), participant: who, call: "join", arguments: [])]
         }
+    }
+
+    /// Something happening to someone else while a client is cut off: another participant
+    /// leaves and comes back, or exchanges its token (what a reconnect must catch up on, NET-3).
+    private func churn(during partition: Partition, among participants: [ScenarioDraft.Participant], random: inout SplitMix64) -> [ScenarioDraft.Step] {
+        let others = participants.filter { $0.name != partition.clientName }
+        guard let who = random.pick(others)?.name else { return [] }
+        let start = partition.start.nanoseconds / 1_000_000
+        let span = max((partition.end.nanoseconds / 1_000_000).subtractingReportingOverflow(start).partialValue, 1)
+        let at = start + random.upTo(span - 1)
+        if random.percentChance(50) {
+            let leave = ScenarioDraft.Step(atMilliseconds: at, participant: who, call: "leave", arguments: [])
+            guard random.percentChance(50) else { return [leave] }
+            return [leave, .init(atMilliseconds: at + span + 3_000 + random.upTo(5_000), participant: who, call: "join", arguments: [])]
+        }
+        let token = "token: {userId: \"\(who)-away\(random.upTo(9))\", attributes: {role: host}, capabilities: [publish, subscribe], issuedAt: 0s}"
+        return [.init(atMilliseconds: at, participant: who, call: "exchangeToken", arguments: [token])]
     }
 
     static func networkKeys(_ link: LinkConditions) -> [String] {

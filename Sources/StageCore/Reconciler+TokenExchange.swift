@@ -27,10 +27,12 @@ extension Reconciler {
                 reconcileRemote(&view, at: index, canSubscribe: new.canSubscribe, into: &plan)
             }
         }
-        if new.canPublish && !old.canPublish {
+        if new.canPublish && !old.canPublish && !Mutants.isOn(.skipStrategyOnCapabilityGain) {
             refreshPublishAnswers(&view, strategy: strategy, report: &report)
         }
-        reconcileLocal(&view, into: &plan)
+        if !(Mutants.isOn(.keepPublishingAfterCapabilityLoss) && old.canPublish && !new.canPublish) {
+            reconcileLocal(&view, into: &plan)
+        }
         if report.askedShouldPublish || (new.canSubscribe && !old.canSubscribe) { plan.report = report }
         return plan
     }

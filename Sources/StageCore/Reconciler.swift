@@ -67,6 +67,9 @@ public enum Reconciler {
         refreshPublishAnswers(&view, strategy: strategy, report: &report)
         reconcileLocal(&view, into: &plan)
         plan.report = report
+        if Mutants.isOn(.eventsOnUnchangedRefresh) && !report.anythingChanged && view.local.connectionState == .connected {
+            plan.events.append(.publishStateChanged(view.local.info, view.local.publishState, nil))
+        }
         return plan
     }
 
@@ -135,7 +138,7 @@ public enum Reconciler {
             plan.events.append(.subscribeStateChanged(remote.info, .subscribed, nil))
         }
         let newStreams = remote.publishedStreams.filter { stream in
-            remote.requested.allows(stream.kind) && !remote.addedStreams.contains { $0.kind == stream.kind }
+            (remote.requested.allows(stream.kind) || Mutants.isOn(.videoUnderAudioOnly)) && !remote.addedStreams.contains { $0.kind == stream.kind }
         }
         if !newStreams.isEmpty {
             remote.addedStreams.append(contentsOf: newStreams)
@@ -174,7 +177,7 @@ public enum Reconciler {
         let published = view.local.publishedStreams
         if wanted.map(\.kind) != published.map(\.kind) {
             plan.commands.append(.publish(wanted))
-        } else {
+        } else if !Mutants.isOn(.ignoreNewInstanceMute) || wanted.map(\.instance) == published.map(\.instance) {
             for (new, old) in zip(wanted, published) where new.isMuted != old.isMuted {
                 plan.commands.append(.applyMute(new))
             }
@@ -216,7 +219,7 @@ public enum Reconciler {
         }
         if !muteChanged.isEmpty { plan.events.append(.didChangeMutedStreams(remote.info, muteChanged)) }
         let missing = streams.contains { stream in
-            remote.requested.allows(stream.kind) && !remote.addedStreams.contains { $0.kind == stream.kind }
+            (remote.requested.allows(stream.kind) || Mutants.isOn(.videoUnderAudioOnly)) && !remote.addedStreams.contains { $0.kind == stream.kind }
         }
         if missing && remote.subscribeState == .subscribed {
             plan.commands.append(.subscribe(participantId: participantId, remote.requested))
@@ -231,10 +234,11 @@ public enum Reconciler {
         var plan = ReconcilePlan()
         guard let index = view.index(of: participantId) else { return plan }
         view[index: index].publishedStreams = []
+        if Mutants.isOn(.keepStreamsAfterLeave) { view[index: index].addedStreams = [] }
         reconcileRemote(&view, at: index, canSubscribe: view.local.info.capabilities.canSubscribe, into: &plan)
         if view[index: index].announced {
             view[index: index].announced = false
-            plan.events.append(.participantDidLeave(view[index: index].info))
+            if !Mutants.isOn(.noLeaveOnRemoteLeave) { plan.events.append(.participantDidLeave(view[index: index].info)) }
         }
         return plan
     }

@@ -29,7 +29,7 @@ public struct RemoteParticipant: Hashable, Sendable {
     /// The subscription the SDK should hold now: the answer once the remote publishes (STR-2),
     /// nothing before, nothing when the local token cannot subscribe (TOK-8).
     public func target(canSubscribe: Bool) -> SubscribeType {
-        isPublishing && canSubscribe ? answer : .none
+        (isPublishing || Mutants.isOn(.subscribeBeforePublish)) && canSubscribe ? answer : .none
     }
 }
 

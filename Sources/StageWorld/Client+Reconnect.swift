@@ -61,7 +61,7 @@ extension Client {
         armWatchdog(into: &output)
         output.events.append(.connectionStateChanged(.connected, nil))
         let present = Set(snapshots.map(\.info.participantId))
-        for remote in view.remotes where !present.contains(remote.info.participantId) {
+        for remote in view.remotes where !present.contains(remote.info.participantId) && !Mutants.isOn(.keepGoneRemotesOnReconnect) {
             output.apply(Reconciler.remoteStoppedPublishing(&view, participantId: remote.info.participantId), from: self)
             view.remove(remote.info.participantId)
         }
@@ -88,7 +88,7 @@ extension Client {
             remotePublished(snapshot, strategy: strategy, into: &output)
             return
         }
-        if sdk.hasMetadataUpdateEvent {
+        if sdk.hasMetadataUpdateEvent && !Mutants.isOn(.staleMetadataAfterReconnect) {
             remoteMetadataUpdated(snapshot.info, into: &output)
         }
         let requested = view[index: index].requested

@@ -25,10 +25,15 @@ extension Client {
     /// `subscribed` starts media, a lost connection drops every subscriber's media and the
     /// reconnect restores it (or the stream is destroyed), a remote video mute disables video
     /// (publisherPropertyChanged), a downgrade to audio-only or back changes the subscriber's
-    /// own video property (subscriberPropertyChanged), and a leave destroys the stream.
+    /// own video property (subscriberPropertyChanged), and a leave destroys the stream (the
+    /// subscription ending with it is the stream's end, not an unsubscribe).
     mutating func followSubscribers(_ output: Output, now: VirtualTime) -> [SubscriberTraceEvent] {
         var found: [SubscriberTraceEvent] = []
         var reconnectedNow = false
+        let leaving = Set(output.events.compactMap { event -> String? in
+            if case .participantDidLeave(let info) = event, !info.isLocal { return info.participantId }
+            return nil
+        })
         for event in output.events {
             switch event {
             case .connectionStateChanged(.connecting, nil):
@@ -41,6 +46,8 @@ extension Client {
                 found += announce(info)
             case .participantDidLeave(let info) where !info.isLocal:
                 found += streamLeft(info.participantId)
+            case .subscribeStateChanged(let info, .notSubscribed, _) where leaving.contains(info.participantId):
+                continue
             default:
                 found += follow(event, now: now)
             }
@@ -48,6 +55,11 @@ extension Client {
         if reconnectedNow {
             for index in subscribers.indices where subscribers[index].state.phase == .reconnecting {
                 found += emit(index, subscribers[index].state.mediaRestored(at: now.nanoseconds))
+            }
+            if Mutants.isOn(.reconnectWithoutDisconnect) {
+                for index in subscribers.indices where subscribers[index].state.phase == .connected {
+                    found += emit(index, [.subscriberDidReconnectToStream])
+                }
             }
         }
         return found
@@ -106,6 +118,8 @@ extension Client {
         let streamId = subscribers[index].state.stream.streamId
         let sessionEvents = session.streamLeft(streamId: streamId, reason: .clientDisconnected)
         switch subscribers[index].state.phase {
+        case .reconnecting where Mutants.isOn(.bothReconnectAndDestroyed):
+            return emit(index, subscribers[index].state.restoreFailed() + [.subscriberDidReconnectToStream])
         case .reconnecting: return emit(index, subscribers[index].state.restoreFailed())
         case .subscribing, .connected: return emit(index, subscribers[index].state.streamDestroyed(.clientDisconnected))
         default: return sessionEvents.map { SubscriberTraceEvent(publisherId: publisherId, streamId: streamId, event: $0) }

@@ -12,7 +12,8 @@ extension Client {
         guard let newClaims = TokenCodec.decodeUnverified(newToken) else {
             return refuse("the new token cannot be read", code: .tokenMalformed, into: &output)
         }
-        if let current = claims, let field = TokenClaims.changedImmutableField(from: current, to: newClaims) {
+        if let current = claims, let field = TokenClaims.changedImmutableField(from: current, to: newClaims),
+           !Mutants.isOn(.acceptChangedImmutableField) {
             return refuse("the immutable field '\(field)' changed (TOK-4)", code: .tokenNotAllowed, into: &output)
         }
         switch view.local.connectionState {
@@ -57,7 +58,7 @@ extension Client {
             view[index: index].info = info
             return
         }
-        if sdk.hasMetadataUpdateEvent {
+        if sdk.hasMetadataUpdateEvent || Mutants.isOn(.metadataEventToOldSDKs) {
             let shown = view[index: index].info
             view[index: index].info = info
             if shown.userId != info.userId || shown.attributes != info.attributes {

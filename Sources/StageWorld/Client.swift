@@ -304,6 +304,7 @@ public struct Client: Hashable, Sendable {
         let index = view.index(of: snapshot.info.participantId)
             ?? view.upsert(RemoteParticipant(info: snapshot.info, answer: strategy.shouldSubscribe(to: snapshot.info)))
         if view[index: index].announced {
+            if Mutants.isOn(.joinAgainOnStreamChange) { output.events.append(.participantDidJoin(snapshot.info)) }
             output.apply(Reconciler.remoteStreamsChanged(&view, participantId: snapshot.info.participantId, streams: snapshot.streams), from: self)
             return
         }

@@ -30,7 +30,7 @@ extension StageServer {
         if current.origin != .keyPair || new.origin != .keyPair {
             return "token exchange works only with key-pair tokens, not tokens the service issued (TOK-3)"
         }
-        if let field = TokenClaims.changedImmutableField(from: current.claims, to: new.claims) {
+        if let field = TokenClaims.changedImmutableField(from: current.claims, to: new.claims), !Mutants.isOn(.acceptChangedImmutableField) {
             return "the immutable field '\(field)' changed (TOK-4)"
         }
         return nil

@@ -10,6 +10,8 @@ struct FuzzCampaign {
     let count: Int
     let jobs: Int
     let timeLimit: Double?
+    let maxFailures: Int?
+    let shrink: Bool
     let generator: ScenarioGenerator
     let checkDeterminism: Bool
 
@@ -26,8 +28,8 @@ struct FuzzCampaign {
         let cursor = Mutex(0)
         let progress = Mutex(ProgressLine(total: count))
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
-            while let seed = claim(cursor, start: start) {
-                let failure = Fuzzer.check(seed: seed, generator: generator)
+            while let seed = claim(cursor, start: start), !enoughFailures(state) {
+                let failure = Fuzzer.check(seed: seed, generator: generator, shrink: shrink)
                 let divergence = checkDeterminism ? DeterminismCheck.firstDivergence(generator.draft(seed: seed).draft) : nil
                 let (done, failing) = state.withLock { results in
                     if let failure { results.failures.append(failure) }
@@ -42,6 +44,11 @@ struct FuzzCampaign {
         var results = state.withLock { $0 }
         results.elapsedSeconds = Date().timeIntervalSince(start)
         return results
+    }
+
+    private func enoughFailures(_ state: borrowing Mutex<Results>) -> Bool {
+        guard let maxFailures else { return false }
+        return state.withLock { $0.failures.count >= maxFailures }
     }
 
     /// The next seed to run, or nil when the range or the time limit is used up.

@@ -3,6 +3,7 @@ import FailureStore
 import Foundation
 import Scenario
 import Simulation
+import StageCore
 
 /// `stagesim fuzz`: generated scenarios on every core, judged by every invariant; failures are
 /// shrunk, written as regression scenarios and (with `--db`) saved to the failure store.
@@ -26,6 +27,9 @@ struct FuzzCommand: ParsableCommand {
     /// The store `fuzz` saves to and `replay --id` and `swift test` read by default.
     static let defaultStore = "Scenarios/regressions/failures.sqlite"
     @Flag(help: "Run each seed twice and compare a hash per step, naming the first step that differs.") var checkDeterminism = false
+    @Option(help: "Stop starting new seeds once this many have failed.") var maxFailures: Int?
+    @Flag(help: "Report failing seeds without shrinking them or writing regression files (for kill-rate surveys).") var noShrink = false
+    @Option(help: "Switch on a deliberate bug (debug builds only); see `stagesim invariants --mutants`.") var mutant: String?
 
     func validate() throws {
         guard seeds > 0 else { throw ValidationError("--seeds must be at least 1") }
@@ -35,14 +39,24 @@ struct FuzzCommand: ParsableCommand {
     }
 
     func run() throws {
+        try MutantOption.activate(mutant)
         let first = fresh ? UInt64.random(in: 1...UInt64(UInt32.max)) : from
         print("seeds: \(first)...\(first + UInt64(seeds) - 1)  jobs: \(jobs)\(checkDeterminism ? "  (checking determinism)" : "")")
         let generator = ScenarioGenerator(participantCount: participants, durationSeconds: duration)
-        let results = FuzzCampaign(first: first, count: seeds, jobs: jobs, timeLimit: time, generator: generator, checkDeterminism: checkDeterminism).run()
+        let results = FuzzCampaign(
+            first: first, count: seeds, jobs: jobs, timeLimit: time, maxFailures: maxFailures, shrink: !noShrink,
+            generator: generator, checkDeterminism: checkDeterminism
+        ).run()
         for divergence in results.divergences { print("NONDETERMINISTIC \(divergence)") }
         let label = "fuzz seeds \(first)...\(first + UInt64(seeds) - 1)"
-        let store = results.failures.isEmpty ? nil : try openStore()
-        for failure in results.failures.sorted(by: { $0.seed < $1.seed }) { try report(failure, store: store, run: label) }
+        if noShrink {
+            let failures = results.failures.sorted { $0.seed < $1.seed }
+            failures.forEach { print("FAIL seed \($0.seed): \($0.violation)") }
+            print("failing seeds: \(failures.map { String($0.seed) }.joined(separator: " "))")
+        } else {
+            let store = results.failures.isEmpty ? nil : try openStore()
+            for failure in results.failures.sorted(by: { $0.seed < $1.seed }) { try report(failure, store: store, run: label) }
+        }
         let rate = results.elapsedSeconds > 0 ? Double(results.seedsRun) / results.elapsedSeconds * 60 : 0
         print("ran \(results.seedsRun) seeds in \(String(format: "%.1f", results.elapsedSeconds)) s (\(Int(rate)) seeds/min): "
               + "\(results.failures.count) failing, \(results.divergences.count) nondeterministic")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Checking
+import StageCore
 
 /// `stagesim invariants`: the invariant catalog, each monitor with its spec rules.
 struct InvariantsCommand: ParsableCommand {
@@ -8,7 +9,13 @@ struct InvariantsCommand: ParsableCommand {
         abstract: "List the invariant monitors that run on every run, with the spec rules they check."
     )
 
+    @Flag(help: "List the deliberate bugs a debug build can switch on (`stagesim fuzz --mutant NAME`).") var mutants = false
+
     func run() {
+        if mutants {
+            Mutant.allCases.forEach { print($0.rawValue) }
+            return
+        }
         let monitors = InvariantCatalog.all()
         let width = monitors.map(\.name.count).max() ?? 0
         for monitor in monitors {

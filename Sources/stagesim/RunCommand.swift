@@ -26,6 +26,8 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Include network deliveries and losses in the timeline.")
     var verbose = false
 
+    @Option(help: "Switch on a deliberate bug (debug builds only; `stagesim invariants --mutants` lists them).") var mutant: String?
+
     @Flag(help: "Add a fault plan drawn from the seed (each fault kind on or off per seed) and judge by the invariants only.")
     var swarm = false
 
@@ -36,6 +38,7 @@ struct RunCommand: ParsableCommand {
         }
         let files = isDirectory.boolValue ? ScenarioLoader.scenarioFiles(under: path) : [path]
         guard !files.isEmpty else { throw ValidationError("no .yaml scenario files under \(path)") }
+        try MutantOption.activate(mutant)
         print(seed.map { "seed: \($0)" } ?? "seed: each scenario's own (listed per scenario)")
         let scenarios: [Scenario]
         do {

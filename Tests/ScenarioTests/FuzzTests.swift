@@ -22,7 +22,7 @@ struct GeneratorTests {
     @Test("every drawn parameter is listed")
     func parametersListed() {
         let (draft, parameters) = ScenarioGenerator(participantCount: 3, durationSeconds: 30).draft(seed: 9)
-        #expect(parameters.first == "participants=3 duration=30s steps=\(draft.steps.count)")
+        #expect(parameters.first?.hasPrefix("participants=3 duration=30s steps=\(draft.steps.count) keepalive") == true)
         #expect(parameters.filter { $0.contains(" caps=") }.count == 3)
         #expect(parameters.last?.hasPrefix("faults: ") == true)
     }

@@ -1,0 +1,84 @@
+import StageCore
+import StageWorld
+
+/// TOK-6, TOK-7: when an exchanged token grants the publish capability, the SDK asks the
+/// strategy's publish questions at once; when it takes it away from a publishing participant,
+/// the participant unpublishes at once. "At once" is while handling the service's acceptance,
+/// before anything else happens to that client.
+public struct CapabilityChangeMonitor: InvariantMonitor {
+    public let name = "capability-change-acts-at-once"
+    public let summary = "an exchange that grants publishing asks shouldPublish at once; one that removes it unpublishes at once"
+    public let rules = ["TOK-6", "TOK-7"]
+    private var canPublish: [String: Bool] = [:]
+    private var publishing: [String: Bool] = [:]
+    private var owed: [String: (TraceEvent, Int, String)] = [:]
+
+    public init() {}
+
+    public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
+        let observer = event.observer
+        switch event.kind {
+        case .strategyQueried(let report) where report.askedShouldPublish:
+            if owed[observer]?.2 == Self.gain { owed[observer] = nil }
+            canPublish[observer] = report.canPublish
+        case .renderer(.publishStateChanged(let info, let state, _)) where info.isLocal:
+            publishing[observer] = state == .published || state == .attemptingPublish
+            if !publishing[observer, default: false] && owed[observer]?.2 == Self.loss { owed[observer] = nil }
+        case .delivered(.exchangeAccepted(let info), _):
+            let overdue = settle(observer)
+            let before = canPublish[observer]
+            if before == false && info.capabilities.canPublish { owed[observer] = (event, index, Self.gain) }
+            if before == true && !info.capabilities.canPublish && publishing[observer, default: false] { owed[observer] = (event, index, Self.loss) }
+            canPublish[observer] = info.capabilities.canPublish
+            return overdue
+        case .delivered(.joinAccepted, _):
+            canPublish[observer] = world.clients.first { $0.name == observer }?.view.local.info.capabilities.canPublish
+            return settle(observer)
+        case .delivered, .hostCall:
+            return settle(observer)
+        default:
+            break
+        }
+        return []
+    }
+
+    private static let gain = "the exchanged token granted publishing, but shouldPublish was not asked at once"
+    private static let loss = "the exchanged token took publishing away, but the participant did not unpublish at once"
+
+    public func finish(world: World) -> [Violation] {
+        owed.keys.sorted().compactMap { observer in owed[observer].map { violation($0.0, index: $0.1, $0.2) } }
+    }
+
+    private mutating func settle(_ observer: String) -> [Violation] {
+        guard let (event, index, message) = owed.removeValue(forKey: observer) else { return [] }
+        return [violation(event, index: index, message)]
+    }
+}
+
+/// TOK-4: no accepted exchange ever changes `topic`, `resource`, `jti`, `whip_url` or
+/// `events_url` of the token a participant joined with.
+public struct ExchangeImmutabilityMonitor: InvariantMonitor {
+    public let name = "exchange-keeps-immutable-fields"
+    public let summary = "an accepted token exchange never changes topic, resource, jti, whip_url or events_url"
+    public let rules = ["TOK-4"]
+    private var joinedWith: [String: TokenClaims] = [:]
+    private var lastToken: TokenClaims?
+
+    public init() {}
+
+    public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
+        switch event.kind {
+        case .delivered(.join(let token, _), _), .delivered(.exchangeToken(let token), _):
+            lastToken = TokenCodec.decodeUnverified(token)
+        case .service(.admitted(let info)):
+            joinedWith[info.participantId] = lastToken
+        case .service(.metadataUpdated(let info)):
+            guard let original = joinedWith[info.participantId], let new = lastToken,
+                  let field = TokenClaims.changedImmutableField(from: original, to: new) else { return [] }
+            return [violation(event, index: index, "the service accepted an exchange for \(info.participantId) that changed \(field)")]
+        default:
+            break
+        }
+        return []
+    }
+}

@@ -1,0 +1,64 @@
+import Synchronization
+
+/// A deliberate bug that a debug build can switch on, so the tests can show that the invariant
+/// monitors and the fuzzer catch it ("the tests of the tests"). Each names the rule it breaks.
+public enum Mutant: String, CaseIterable, Sendable {
+    /// RND-5: a remote that stops publishing leaves without its streams being removed.
+    case keepStreamsAfterLeave = "keep-streams-after-leave"
+    /// VIS-1: participantMetadataDidUpdate goes to every SDK kind.
+    case metadataEventToOldSDKs = "metadata-event-to-old-sdks"
+    /// TOK-6: gaining the publish capability does not ask the strategy.
+    case skipStrategyOnCapabilityGain = "skip-strategy-on-capability-gain"
+    /// TOK-7: losing the publish capability does not unpublish.
+    case keepPublishingAfterCapabilityLoss = "keep-publishing-after-capability-loss"
+    /// STR-2: subscribe to a remote before it publishes.
+    case subscribeBeforePublish = "subscribe-before-publish"
+    /// TOK-4: an exchange that changes an immutable field is accepted.
+    case acceptChangedImmutableField = "accept-changed-immutable-field"
+    /// STR-5: a refresh with unchanged answers still emits an event.
+    case eventsOnUnchangedRefresh = "events-on-unchanged-refresh"
+    /// SUB-4: a subscriber reports a reconnect without a prior disconnect.
+    case reconnectWithoutDisconnect = "reconnect-without-disconnect"
+    /// SUB-4: a drop that cannot be restored reports both a reconnect and streamDestroyed.
+    case bothReconnectAndDestroyed = "both-reconnect-and-destroyed"
+    /// LST-2: a new stream instance's mute state is ignored.
+    case ignoreNewInstanceMute = "ignore-new-instance-mute"
+    /// RND-3: a remote leaving the stage gets no participantDidLeave.
+    case noLeaveOnRemoteLeave = "no-leave-on-remote-leave"
+    /// RND-3: a stream change of an announced publisher announces it again.
+    case joinAgainOnStreamChange = "join-again-on-stream-change"
+    /// RND-4: video is added under an audioOnly subscription.
+    case videoUnderAudioOnly = "video-under-audio-only"
+    /// NET-3: a reconnect keeps remotes that left while the client was away.
+    case keepGoneRemotesOnReconnect = "keep-gone-remotes-on-reconnect"
+    /// VIS-3: a reconnect hides metadata updates missed while away from mobile >= 1.37.0.
+    case staleMetadataAfterReconnect = "stale-metadata-after-reconnect"
+}
+
+/// The switch for mutants. Only builds with the `MUTANTS` condition (debug builds) can turn
+/// one on; everywhere else `isOn` is constant false and the checks compile away.
+public enum Mutants {
+    private static let active = Atomic<Int>(-1)
+
+    /// Switches `mutant` on for the whole process (nil: none). Returns false when this build
+    /// cannot carry mutants.
+    @discardableResult
+    public static func activate(_ mutant: Mutant?) -> Bool {
+        #if MUTANTS
+        active.store(mutant.flatMap { Mutant.allCases.firstIndex(of: $0) } ?? -1, ordering: .relaxed)
+        return true
+        #else
+        return mutant == nil
+        #endif
+    }
+
+    @inline(__always)
+    public static func isOn(_ mutant: Mutant) -> Bool {
+        #if MUTANTS
+        let index = active.load(ordering: .relaxed)
+        return index >= 0 && Mutant.allCases[index] == mutant
+        #else
+        return false
+        #endif
+    }
+}
