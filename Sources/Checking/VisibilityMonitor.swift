@@ -51,7 +51,9 @@ public struct VisibilityMonitor: InvariantMonitor {
         switch event.kind {
         case .delivered(let message, _):
             let overdue = settle(observer: event.observer, before: event, index: index)
-            receive(message, observer: event.observer, sdk: client.sdk, at: event)
+            // A client still connecting (it has given its connection up and is reconnecting)
+            // ignores what arrives on the old one.
+            if client.view.local.connectionState != .connecting { receive(message, observer: event.observer, sdk: client.sdk, at: event) }
             return overdue
         case .renderer(let renderer):
             guard let info = renderer.participant, !info.isLocal else { return [] }
