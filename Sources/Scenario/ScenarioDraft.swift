@@ -1,6 +1,9 @@
+import StageWorld
+
 /// A scenario as plain parts that can be generated, shrunk and written out as a scenario file:
 /// the fuzzer's working form. `yaml` renders it in the format `ScenarioLoader` reads, so what
-/// runs is always what a file would say.
+/// runs is always what a file would say. Strings are written as JSON string literals, which
+/// are valid YAML double-quoted scalars.
 public struct ScenarioDraft: Hashable, Sendable {
     public struct Participant: Hashable, Sendable {
         public var name: String
@@ -46,7 +49,7 @@ public struct ScenarioDraft: Hashable, Sendable {
     /// The draft as a scenario file.
     public var yaml: String {
         var lines = comments.map { "# \($0)" }
-        lines += ["name: \(quoted(name))", "covers: [\(covers.joined(separator: ", "))]", "seed: \(seed)", "duration: \(durationSeconds)s"]
+        lines += ["name: \(TraceText.json(name))", "covers: [\(covers.joined(separator: ", "))]", "seed: \(seed)", "duration: \(durationSeconds)s"]
         if !network.isEmpty { lines.append("network: {\(network.joined(separator: ", "))}") }
         if !keepalive.isEmpty { lines.append("keepalive: {\(keepalive.joined(separator: ", "))}") }
         if !faults.isEmpty {
@@ -68,7 +71,7 @@ public struct ScenarioDraft: Hashable, Sendable {
     }
 
     private func participantLine(_ participant: Participant) -> String {
-        var keys = ["name: \(participant.name)", "sdk: \(participant.sdk)", "userId: \(quoted(participant.userId))"]
+        var keys = ["name: \(participant.name)", "sdk: \(participant.sdk)", "userId: \(TraceText.json(participant.userId))"]
         if !participant.attributes.isEmpty { keys.append("attributes: \(Self.flowMap(participant.attributes))") }
         keys.append("capabilities: [\(participant.capabilities.joined(separator: ", "))]")
         keys.append("strategy: {publish: \(participant.publish), subscribe: \(participant.subscribe)}")
@@ -77,20 +80,6 @@ public struct ScenarioDraft: Hashable, Sendable {
 
     /// A string map in YAML flow syntax with quoted values, keys sorted.
     static func flowMap(_ map: [String: String]) -> String {
-        "{" + map.keys.sorted().map { "\($0): \(quoted(map[$0] ?? ""))" }.joined(separator: ", ") + "}"
+        "{" + map.keys.sorted().map { "\($0): \(TraceText.json(map[$0] ?? ""))" }.joined(separator: ", ") + "}"
     }
-}
-
-/// A YAML double-quoted scalar (JSON escaping is valid YAML).
-func quoted(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": result += "\\\""
-        case "\\": result += "\\\\"
-        case "\n": result += "\\n"
-        default: result.unicodeScalars.append(scalar)
-        }
-    }
-    return result + "\""
 }
