@@ -107,27 +107,31 @@ enum PublisherLines {
 
     static func properties(fromSDP sdp: String) throws(FrameError) -> PublisherProperties {
         var properties = PublisherProperties()
-        let lines = sdp.split(separator: "\r\n")
-        if let video = lines.first(where: { $0.hasPrefix("a=x-stagesim-video:") }) {
-            var fields: [String: String] = [:]
-            for pair in video.dropFirst(19).split(separator: " ") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
+        properties.layers = []
+        for line in sdp.split(separator: "\r\n") {
+            if line.hasPrefix("a=x-stagesim-video:") {
+                try readVideo(line.dropFirst(19), into: &properties)
+            } else if line.hasPrefix("a=x-stagesim-layer:") {
+                let parts = line.dropFirst(19).split(separator: " ")
+                guard parts.count == 3, let bitrate = Int(parts[1]), let height = Int(parts[2]) else { throw FrameError("layer line \(line) is malformed") }
+                properties.layers.append(SimulcastLayer(name: String(parts[0]), bitrateBitsPerSecond: bitrate, heightPixels: height))
             }
-            let size = fields["size"]?.split(separator: "x").compactMap { Int($0) } ?? []
-            guard let fallback = fields["fallback"].flatMap(Bool.init), let type = fields["type"].flatMap(OpenTokStream.VideoType.init(rawValue:)),
-                  size.count == 2, let fps = fields["fps"].flatMap(Int.init) else { throw FrameError("publish video line \(video) is malformed") }
-            properties.audioFallbackEnabled = fallback
-            properties.videoType = type
-            properties.widthPixels = size[0]
-            properties.heightPixels = size[1]
-            properties.framesPerSecond = fps
-        }
-        properties.layers = try lines.filter { $0.hasPrefix("a=x-stagesim-layer:") }.map { line throws(FrameError) in
-            let parts = line.dropFirst(19).split(separator: " ")
-            guard parts.count == 3, let bitrate = Int(parts[1]), let height = Int(parts[2]) else { throw FrameError("layer line \(line) is malformed") }
-            return SimulcastLayer(name: String(parts[0]), bitrateBitsPerSecond: bitrate, heightPixels: height)
         }
         return properties
+    }
+
+    /// `fallback=true type=camera size=720x1280 fps=30`, in that order.
+    private static func readVideo(_ text: Substring, into properties: inout PublisherProperties) throws(FrameError) {
+        let values = text.split(separator: " ").map { $0.drop { $0 != "=" }.dropFirst() }
+        let size = values.count == 4 ? values[2].split(separator: "x") : []
+        guard values.count == 4, let fallback = Bool(String(values[0])), let type = OpenTokStream.VideoType(rawValue: String(values[1])),
+              size.count == 2, let width = Int(size[0]), let height = Int(size[1]), let fps = Int(values[3]) else {
+            throw FrameError("publish video line \(text) is malformed")
+        }
+        properties.audioFallbackEnabled = fallback
+        properties.videoType = type
+        properties.widthPixels = width
+        properties.heightPixels = height
+        properties.framesPerSecond = fps
     }
 }

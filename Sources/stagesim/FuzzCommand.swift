@@ -55,7 +55,9 @@ struct FuzzCommand: ParsableCommand {
             print("failing seeds: \(failures.map { String($0.seed) }.joined(separator: " "))")
         } else {
             let store = results.failures.isEmpty ? nil : try openStore()
-            for failure in results.failures.sorted(by: { $0.seed < $1.seed }) { try report(failure, store: store, run: label) }
+            for failure in results.failures.sorted(by: { $0.seed < $1.seed }) {
+                try report(failure, parameters: generator.draft(seed: failure.seed).parameters, store: store, run: label)
+            }
         }
         let rate = results.elapsedSeconds > 0 ? Double(results.seedsRun) / results.elapsedSeconds * 60 : 0
         print("ran \(results.seedsRun) seeds in \(String(format: "%.1f", results.elapsedSeconds)) s (\(Int(rate)) seeds/min): "
@@ -72,7 +74,7 @@ struct FuzzCommand: ParsableCommand {
         }
     }
 
-    private func report(_ failure: FuzzFailure, store: FailureStore?, run label: String) throws {
+    private func report(_ failure: FuzzFailure, parameters: [String], store: FailureStore?, run label: String) throws {
         let path = (regressions as NSString).appendingPathComponent("seed-\(failure.seed)-\(failure.violation.invariant).yaml")
         var draft = failure.shrunk
         draft.covers = failure.violation.rules.isEmpty ? ["NET-1"] : failure.violation.rules
@@ -89,6 +91,7 @@ struct FuzzCommand: ParsableCommand {
             throw ValidationError("cannot write \(path): \(error.localizedDescription)")
         }
         print("FAIL seed \(failure.seed): \(failure.violation)")
+        parameters.forEach { print("  \($0)") }
         print("  shrunk to \(draft.participants.count) participants, \(draft.steps.count) steps; trace hash \(XXH3.hex(failure.traceHash))")
         print("  wrote \(path)\n  replay: stagesim run \(path)")
         guard let store else { return }
