@@ -121,7 +121,10 @@ public struct Envelope: Hashable, Sendable {
 
     /// A frame carrying `message` on the stage `channelId`.
     public init(from: Endpoint, to: Endpoint, message: WireMessage, epoch: Int, channelId: String) {
-        self.init(from: from, to: to, frame: WireFrames.signaling(message, channelId: channelId).frame, epoch: epoch)
+        let frame = FrameCaches.encoded.value(for: FrameCaches.Encoding(message: message, channelId: channelId)) {
+            WireFrames.signaling(message, channelId: channelId).frame
+        }
+        self.init(from: from, to: to, frame: frame, epoch: epoch)
     }
 
     /// A frame as given, e.g. a malformed one a scenario injects (SIG-8).
@@ -132,8 +135,14 @@ public struct Envelope: Hashable, Sendable {
         self.epoch = epoch
     }
 
-    /// The stage message the frame carries, or why it carries none (SIG-8).
+    /// The stage message the frame carries, or why it carries none (SIG-8). Decoding is a pure
+    /// function of the text and the receiving side, so a frame seen before (a broadcast, a
+    /// ping) is decoded once per process.
     public func decoded() -> Result<WireMessage, SignalingFrameError> {
+        FrameCaches.decoded.value(for: FrameCaches.Decoding(frame: frame, atServer: to == .server)) { decode() }
+    }
+
+    private func decode() -> Result<WireMessage, SignalingFrameError> {
         switch SignalingMessage.decode(frame: frame) {
         case .failure(let error): return .failure(SignalingFrameError(description: error.description))
         case .success(let signaling):
