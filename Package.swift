@@ -30,7 +30,7 @@ let package = Package(
         ),
         .target(
             name: "StageCore",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["Signaling", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: [.define("MUTANTS", .when(configuration: .debug))]
         ),
         .target(name: "Simulation", dependencies: ["CXXHash"]),

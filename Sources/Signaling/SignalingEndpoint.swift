@@ -27,11 +27,7 @@ public struct SignalingEndpoint: Hashable, Sendable {
         case .binary(let bytes):
             result = .failure(.binaryFrame(byteCount: bytes.count))
         case .text(let text):
-            result = SignalingMessage.decode(frame: text).flatMap { message in
-                message.direction.mayArrive(at: side)
-                    ? .success(message)
-                    : .failure(.wrongDirection(type: message.type.rawValue, side: side))
-            }
+            result = SignalingMessage.decode(frame: text, arrivingAt: side)
         }
         switch result {
         case .success(let message): receivedCounts[message.type, default: 0] += 1

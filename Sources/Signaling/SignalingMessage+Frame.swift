@@ -10,6 +10,14 @@ extension SignalingMessage {
     /// The canonical JSON text of the message, as sent in a text frame.
     public var frame: String { JSONValue.object(jsonObject).jsonText }
 
+    /// Reads one text frame arriving at `side`: a message that may not arrive there (SIG-2) is
+    /// a protocol error like any other (SIG-8).
+    public static func decode(frame: String, arrivingAt side: SignalingSide) -> Result<SignalingMessage, SignalingProtocolError> {
+        decode(frame: frame).flatMap { message in
+            message.direction.mayArrive(at: side) ? .success(message) : .failure(.wrongDirection(type: message.type.rawValue, side: side))
+        }
+    }
+
     /// Reads one text frame (SIG-1, SIG-8). Members the message does not know are ignored.
     public static func decode(frame: String) -> Result<SignalingMessage, SignalingProtocolError> {
         do {

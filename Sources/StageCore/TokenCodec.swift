@@ -1,3 +1,5 @@
+import Signaling
+
 /// The wire format of stage participant tokens (TOK-2, TOK-3): a compact JWS,
 /// `base64url(header).base64url(payload).base64url(signature)`, ES384 over P-384.
 /// Header and payload bytes are canonical (sorted keys, no whitespace), so one claims value
@@ -13,56 +15,43 @@ public enum TokenCodec {
 
     /// The canonical header JSON: `{"alg":"ES384","kid":"<keyId>","typ":"JWT"}` (TOK-3).
     static func headerJSON(keyId: String) -> [UInt8] {
-        var writer = TokenJSONWriter()
-        writer.raw(#"{"alg":"ES384","kid":"#)
-        writer.string(keyId)
-        writer.raw(#","typ":"JWT"}"#)
-        return writer.bytes
+        Array(JSONValue.object(["alg": "ES384", "kid": .string(keyId), "typ": "JWT"]).jsonText.utf8)
     }
 
     /// The canonical payload JSON with the TOK-2 field names, keys sorted, no whitespace.
     static func payloadJSON(_ claims: TokenClaims) -> [UInt8] {
-        var writer = TokenJSONWriter()
-        writer.raw(#"{"attributes":{"#)
-        let pairs = claims.attributes.pairs.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-        for (index, pair) in pairs.enumerated() {
-            if index > 0 { writer.raw(",") }
-            writer.string(pair.key)
-            writer.raw(":")
-            writer.string(pair.value)
-        }
-        writer.raw(#"},"capabilities":{"allow_publish":\#(claims.capabilities.canPublish),"#)
-        writer.raw(#""allow_subscribe":\#(claims.capabilities.canSubscribe)},"events_url":"#)
-        writer.string(claims.eventsURL)
-        writer.raw(#","exp":\#(claims.expiresAtSeconds),"iat":\#(claims.issuedAtSeconds),"jti":"#)
-        writer.string(claims.participantId)
-        writer.raw(#","resource":"#)
-        writer.string(claims.resource)
-        writer.raw(#","topic":"#)
-        writer.string(claims.topic)
-        writer.raw(#","user_id":"#)
-        writer.string(claims.userId)
-        writer.raw(#","whip_url":"#)
-        writer.string(claims.whipURL)
-        writer.raw("}")
-        return writer.bytes
+        let attributes = claims.attributes.pairs.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        let payload: JSONObject = [
+            "attributes": .object(JSONObject(attributes.map { ($0.key, JSONValue.string($0.value)) })),
+            "capabilities": ["allow_publish": .bool(claims.capabilities.canPublish), "allow_subscribe": .bool(claims.capabilities.canSubscribe)],
+            "events_url": .string(claims.eventsURL),
+            "exp": .number(JSONNumber(claims.expiresAtSeconds)), "iat": .number(JSONNumber(claims.issuedAtSeconds)),
+            "jti": .string(claims.participantId), "resource": .string(claims.resource), "topic": .string(claims.topic),
+            "user_id": .string(claims.userId), "whip_url": .string(claims.whipURL),
+        ]
+        return Array(JSONValue.object(payload).jsonText.utf8)
+    }
+
+    /// A JSON object read strictly from untrusted bytes: valid UTF-8, no duplicate keys, bounded
+    /// depth (the shared Signaling parser); nil otherwise.
+    static func jsonObject(_ bytes: [UInt8]) -> JSONObject? {
+        guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        return (try? JSONValue.parse(text))?.objectValue
     }
 
     /// The key id of a header that asks for ES384; malformed otherwise (TOK-1, TOK-3).
     static func keyId(fromHeader bytes: [UInt8]) -> Result<String, TokenRejection> {
-        guard case .object(let fields)? = TokenJSONReader.parse(bytes) else {
-            return .failure(.malformed("header is not a JSON object"))
-        }
-        guard case .string(let algorithm)? = fields["alg"] else { return .failure(.malformed("header has no string `alg`")) }
+        guard let fields = jsonObject(bytes) else { return .failure(.malformed("header is not a JSON object")) }
+        guard let algorithm = fields["alg"]?.stringValue else { return .failure(.malformed("header has no string `alg`")) }
         guard algorithm == "ES384" else { return .failure(.malformed("header alg \(quoted(algorithm)) is not ES384")) }
-        guard case .string(let keyId)? = fields["kid"] else { return .failure(.malformed("header has no string `kid`")) }
+        guard let keyId = fields["kid"]?.stringValue else { return .failure(.malformed("header has no string `kid`")) }
         return .success(keyId)
     }
 
     /// The claims of a payload: every TOK-2 field present with its JSON type, integers in
     /// `0...UInt64.max` written as plain digits, a valid `jti`, attributes within 1 KB.
     static func claims(fromPayload bytes: [UInt8]) -> Result<TokenClaims, TokenRejection> {
-        guard case .object(let fields)? = TokenJSONReader.parse(bytes) else {
+        guard let fields = jsonObject(bytes) else {
             return .failure(.malformed("payload is not a JSON object"))
         }
         let payload = PayloadFields(fields: fields, context: "payload")
@@ -97,18 +86,16 @@ public enum TokenCodec {
 
     /// An untrusted string for a rejection reason: JSON-quoted and cut to 96 characters.
     static func quoted(_ text: String) -> String {
-        var writer = TokenJSONWriter()
-        writer.string(text.count > 96 ? String(text.prefix(96)) + "…" : text)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        JSONValue.string(text.count > 96 ? String(text.prefix(96)) + "…" : text).jsonText
     }
 }
 
 /// The typed fields of one JSON object of a payload (TOK-2); each accessor names the field it rejects.
 private struct PayloadFields {
-    let fields: [String: TokenJSON]
+    let fields: JSONObject
     let context: String
 
-    private func value(_ name: String) throws(TokenRejection) -> TokenJSON {
+    private func value(_ name: String) throws(TokenRejection) -> JSONValue {
         guard let value = fields[name] else { throw .malformed("\(context) field \(TokenCodec.quoted(name)) is missing") }
         return value
     }
@@ -123,17 +110,18 @@ private struct PayloadFields {
         return flag
     }
 
-    func object(_ name: String) throws(TokenRejection) -> [String: TokenJSON] {
+    func object(_ name: String) throws(TokenRejection) -> JSONObject {
         guard case .object(let members) = try value(name) else { throw .malformed("\(context) field \(TokenCodec.quoted(name)) is not an object") }
         return members
     }
 
     /// Plain digits only: no sign, fraction or exponent, and no overflow past UInt64.max.
     func integer(_ name: String) throws(TokenRejection) -> UInt64 {
-        guard case .number(let literal) = try value(name) else { throw .malformed("\(context) field \(TokenCodec.quoted(name)) is not a number") }
-        guard literal.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let number = UInt64(literal) else {
+        guard case .number(let number) = try value(name) else { throw .malformed("\(context) field \(TokenCodec.quoted(name)) is not a number") }
+        let literal = number.text
+        guard literal.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let integer = UInt64(literal) else {
             throw .malformed("\(context) field \(TokenCodec.quoted(name)) is \(TokenCodec.quoted(literal)), not an integer in 0...\(UInt64.max)")
         }
-        return number
+        return integer
     }
 }

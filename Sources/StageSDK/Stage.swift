@@ -30,6 +30,8 @@ public final class Stage {
     public var onReceive: ((String) -> Void)?
     /// SIG-7, the decoded level: every signaling message that reaches this client and decodes.
     public var onReceiveSignaling: ((SignalingMessage) -> Void)?
+    /// The receiving end of this stage's signaling: both handler levels, and the protocol log.
+    public internal(set) var signaling = SignalingEndpoint()
 
     /// Set by `StageSimulation.add(_:link:)`.
     weak var simulation: StageSimulation?

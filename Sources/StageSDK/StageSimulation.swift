@@ -223,8 +223,9 @@ extension StageSimulation {
         case .delivered(_, let text), .protocolError(let text, _): frame = text
         default: return
         }
+        let delivery = stage.signaling.receive(.text(frame))
         stage.onReceive?(frame)
-        if case .success(let message) = SignalingMessage.decode(frame: frame) { stage.onReceiveSignaling?(message) }
+        if let message = delivery.message { stage.onReceiveSignaling?(message) }
     }
 }
 

@@ -28,6 +28,7 @@ extension Client {
     /// own video property (subscriberPropertyChanged), and a leave destroys the stream (the
     /// subscription ending with it is the stream's end, not an unsubscribe).
     mutating func followSubscribers(_ output: Output, now: VirtualTime) -> [SubscriberTraceEvent] {
+        guard !output.events.isEmpty else { return [] }
         var found: [SubscriberTraceEvent] = []
         var reconnectedNow = false
         let leaving = Set(output.events.compactMap { event -> String? in

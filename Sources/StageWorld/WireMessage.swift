@@ -143,13 +143,9 @@ public struct Envelope: Hashable, Sendable {
     }
 
     private func decode() -> Result<WireMessage, SignalingFrameError> {
-        switch SignalingMessage.decode(frame: frame) {
+        switch SignalingMessage.decode(frame: frame, arrivingAt: to == .server ? .server : .client) {
         case .failure(let error): return .failure(SignalingFrameError(description: error.description))
-        case .success(let signaling):
-            guard signaling.direction.mayArrive(at: to == .server ? .server : .client) else {
-                return .failure(SignalingFrameError(description: "\(signaling.type.rawValue) may not arrive at the \(to == .server ? "service" : "client")"))
-            }
-            return WireFrames.message(signaling).mapError { SignalingFrameError(description: $0.message) }
+        case .success(let signaling): return WireFrames.message(signaling).mapError { SignalingFrameError(description: $0.message) }
         }
     }
 

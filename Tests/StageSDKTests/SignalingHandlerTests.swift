@@ -20,6 +20,8 @@ struct SignalingHandlerTests {
         try bob.stage.join()
         try simulation.run(for: .seconds(7))
         #expect(frames.count == messages.count)
+        #expect(alice.stage.signaling.receivedTotal == messages.count)
+        #expect(alice.stage.signaling.protocolLog.isEmpty)
         #expect(frames.first?.hasPrefix(#"{"type":"offer""#) == true)
         let created = messages.contains { message in
             if case .notify(let notify) = message { return notify.eventType == .connectionCreated && notify.connectionId == "bob" }
