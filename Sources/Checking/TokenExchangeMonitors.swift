@@ -26,6 +26,8 @@ public struct CapabilityChangeMonitor: InvariantMonitor {
             if !publishing[observer, default: false] && owed[observer]?.2 == Self.loss { owed[observer] = nil }
         case .delivered(.exchangeAccepted(let info), _):
             let overdue = settle(observer)
+            // An answer that reaches a client which has left since it asked changes nothing.
+            guard world.clients.first(where: { $0.name == observer })?.view.local.connectionState == .connected else { return overdue }
             let before = canPublish[observer]
             if before == false && info.capabilities.canPublish { owed[observer] = (event, index, Self.gain) }
             if before == true && !info.capabilities.canPublish && publishing[observer, default: false] { owed[observer] = (event, index, Self.loss) }

@@ -6,7 +6,7 @@ import StageWorld
 /// trace events; names the first step whose events differ.
 public enum DeterminismCheck {
     public static func firstDivergence(_ draft: ScenarioDraft) -> String? {
-        guard let scenario = try? ScenarioLoader.parse(draft.yaml, path: "generated-\(draft.seed).yaml") else { return nil }
+        let scenario = draft.scenario()
         let first = stepHashes(scenario, seed: draft.seed)
         let second = stepHashes(scenario, seed: draft.seed)
         let common = min(first.count, second.count)

@@ -1,5 +1,6 @@
 import Checking
 import Simulation
+import StageWorld
 
 /// One generated case that broke an invariant: the draft as generated and as shrunk, the
 /// violation the shrunk case still shows, and its trace hash.
@@ -14,13 +15,9 @@ public struct FuzzFailure: Sendable {
 /// The property runner behind `stagesim fuzz`: generate a scenario from a seed, run it with
 /// every invariant monitor, and shrink a failing case to a minimal one that fails the same way.
 public enum Fuzzer {
-    /// The violations of the generated scenario for `seed` (empty when it passes).
+    /// The violations of a draft's run (empty when it passes), and the trace hash of a failing run.
     public static func violations(of draft: ScenarioDraft) -> (violations: [Violation], traceHash: UInt64) {
-        guard let scenario = try? ScenarioLoader.parse(draft.yaml, path: "generated-\(draft.seed).yaml") else {
-            return ([Violation(invariant: "generator-writes-valid-scenarios", rules: [], time: .zero, observer: "fuzz",
-                               eventIndex: nil, message: "the generated scenario for seed \(draft.seed) does not load")], 0)
-        }
-        let run = ScenarioRunner.run(scenario, seed: draft.seed)
+        let run = ScenarioRunner.run(draft.scenario(), seed: draft.seed)
         return (run.violations, run.violations.isEmpty ? 0 : run.traceHash)
     }
 
@@ -62,6 +59,15 @@ public struct ScenarioShrinker: Sendable {
         return current
     }
 
+    /// Each takes one kind of network fault off a link.
+    static let linkFaultHeals: [@Sendable (inout LinkConditions) -> Void] = [
+        { $0.lossProbability = 0 },
+        { $0.jitterMax = .zero; $0.jitterDistribution = .uniform },
+        { $0.duplicationProbability = 0 },
+        { $0.reorderProbability = 0 },
+        { $0.signalingBitsPerSecond = nil },
+    ]
+
     /// Smaller variants of `draft`, biggest cuts first.
     func candidates(_ draft: ScenarioDraft) -> [ScenarioDraft] {
         var result: [ScenarioDraft] = []
@@ -86,15 +92,15 @@ public struct ScenarioShrinker: Sendable {
             smaller.faults.remove(at: index)
             result.append(smaller)
         }
-        if !draft.keepalive.isEmpty {
+        if draft.keepalive != nil {
             var smaller = draft
-            smaller.keepalive = []
+            smaller.keepalive = nil
             result.append(smaller)
         }
-        for index in draft.network.indices {
+        for heal in Self.linkFaultHeals {
             var smaller = draft
-            smaller.network.remove(at: index)
-            result.append(smaller)
+            heal(&smaller.network)
+            if smaller.network != draft.network { result.append(smaller) }
         }
         let lastActivity = (draft.steps.map(\.atMilliseconds) + draft.faults.map(\.toMilliseconds)).max() ?? 0
         let shorter = max(lastActivity / 1_000 + 6, draft.durationSeconds / 2)

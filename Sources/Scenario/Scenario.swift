@@ -22,6 +22,29 @@ public struct ParticipantSpec: Hashable, Sendable {
     /// Publisher settings subscribers see (SUB-6, SUB-7).
     public var audioFallback: Bool
     public var videoType: OpenTokStream.VideoType
+
+    /// A participant with these essentials and every other setting at the loader's default.
+    public init(
+        name: String, sdk: SDKKind, token: TokenSource, link: LinkConditions? = nil, strategy: StrategySpec = StrategySpec(),
+        video: VideoConfiguration = VideoConfiguration(), joinRetry: JoinRetryPolicy = JoinRetryPolicy(),
+        composition: CompositionOptions = CompositionOptions(), reconnect: ReconnectPolicy = ReconnectPolicy(),
+        mediaMode: OpenTokMediaMode = .routed, connect: ConnectMetadata = ConnectMetadata(),
+        audioFallback: Bool = true, videoType: OpenTokStream.VideoType = .camera
+    ) {
+        self.name = name
+        self.sdk = sdk
+        self.token = token
+        self.link = link
+        self.strategy = strategy
+        self.video = video
+        self.joinRetry = joinRetry
+        self.composition = composition
+        self.reconnect = reconnect
+        self.mediaMode = mediaMode
+        self.connect = connect
+        self.audioFallback = audioFallback
+        self.videoType = videoType
+    }
 }
 
 /// A raw text frame the network hands a client at a virtual time, as if the service sent it

@@ -1,32 +1,32 @@
+import Simulation
+import StageCore
 import StageWorld
 
-/// A scenario as plain parts that can be generated, shrunk and written out as a scenario file:
-/// the fuzzer's working form. `yaml` renders it in the format `ScenarioLoader` reads, so what
-/// runs is always what a file would say. Strings are written as JSON string literals, which
-/// are valid YAML double-quoted scalars.
+/// A scenario as typed parts that can be generated, shrunk, run and written out as a scenario
+/// file: the fuzzer's working form. `yaml` renders it in the format `ScenarioLoader` reads and
+/// `scenario` builds the same `Scenario` directly (a test holds the two equal), so what runs
+/// is always what the file says.
 public struct ScenarioDraft: Hashable, Sendable {
     public struct Participant: Hashable, Sendable {
         public var name: String
-        public var sdk: String
+        public var sdk: SDKKind
         public var userId: String
-        public var attributes: [String: String]
-        public var capabilities: [String]
+        public var attributes: Attributes
+        public var capabilities: Capabilities
         public var publish: Bool
-        public var subscribe: String
+        public var subscribe: SubscribeType
     }
 
     public struct Step: Hashable, Sendable {
         public var atMilliseconds: UInt64
         public var participant: String
-        public var call: String
-        /// Extra keys of the step, already in YAML flow syntax (e.g. `stream: video`).
-        public var arguments: [String]
+        public var call: ScriptCall
     }
 
     public struct Fault: Hashable, Sendable {
         /// nil: a service outage.
         public var participant: String?
-        public var direction: String
+        public var direction: PartitionDirection
         public var fromMilliseconds: UInt64
         public var toMilliseconds: UInt64
     }
@@ -34,10 +34,10 @@ public struct ScenarioDraft: Hashable, Sendable {
     public var name: String
     public var seed: UInt64
     public var durationSeconds: UInt64
-    /// `network:` keys in YAML flow syntax (e.g. `loss: 0.2`).
-    public var network: [String]
-    /// `keepalive:` keys in YAML flow syntax, or empty for the defaults.
-    public var keepalive: [String] = []
+    /// Every participant's link.
+    public var network = LinkConditions()
+    /// nil: the default keepalive.
+    public var keepalive: KeepalivePolicy?
     public var faults: [Fault]
     public var participants: [Participant]
     public var steps: [Step]
@@ -46,40 +46,82 @@ public struct ScenarioDraft: Hashable, Sendable {
     /// The spec rule ids the file covers.
     public var covers: [String] = ["NET-2", "NET-3", "RND-3", "RND-5", "VIS-1", "TOK-5"]
 
+    /// The path a file of this draft is reported under when it has none.
+    public var path: String { "generated-\(seed).yaml" }
+
+    /// The scenario the draft's file loads as, built without writing and reading the file.
+    public func scenario(path: String? = nil) -> Scenario {
+        let specs = participants.map(\.spec)
+        var state = ScriptState(specs)
+        // after the header, `participants:`, one line per participant and `steps:`
+        let firstStepLine = headerLines.count + 1 + participants.count + 2
+        let scenarioSteps = steps.enumerated().compactMap { offset, step -> ScenarioStep? in
+            let at = VirtualDuration.milliseconds(step.atMilliseconds)
+            return state.hostCall(step.call, participant: step.participant, at: at)
+                .map { ScenarioStep(at: at, participant: step.participant, call: $0, line: firstStepLine + offset) }
+        }
+        let plan = FaultPlan(partitions: faults.map {
+            Partition(clientName: $0.participant, direction: $0.direction,
+                      start: .zero + .milliseconds($0.fromMilliseconds), end: .zero + .milliseconds($0.toMilliseconds))
+        })
+        return Scenario(
+            path: path ?? self.path, name: name, covers: covers, seed: seed, duration: .seconds(durationSeconds), stageId: Self.stageId,
+            network: network, faults: plan, keepalive: keepalive ?? KeepalivePolicy(), settle: .seconds(5), injections: [],
+            participants: specs, steps: scenarioSteps, expectations: []
+        )
+    }
+
+    static let stageId = "stage-1"
+
     /// The draft as a scenario file.
     public var yaml: String {
-        var lines = comments.map { "# \($0)" }
-        lines += ["name: \(TraceText.json(name))", "covers: [\(covers.joined(separator: ", "))]", "seed: \(seed)", "duration: \(durationSeconds)s"]
-        if !network.isEmpty { lines.append("network: {\(network.joined(separator: ", "))}") }
-        if !keepalive.isEmpty { lines.append("keepalive: {\(keepalive.joined(separator: ", "))}") }
-        if !faults.isEmpty {
-            lines.append("faults:")
-            lines += faults.map { fault in
-                let target = fault.participant.map { "partition: \($0), direction: \(fault.direction)" } ?? "outage: service"
-                return "  - {\(target), from: \(fault.fromMilliseconds)ms, to: \(fault.toMilliseconds)ms}"
-            }
-        }
+        var lines = headerLines
         lines.append("participants:")
-        lines += participants.map(participantLine)
+        lines += participants.map { "  - {" + $0.yamlKeys.joined(separator: ", ") + "}" }
         if !steps.isEmpty {
             lines.append("steps:")
             lines += steps.map { step in
-                "  - {" + (["at: \(step.atMilliseconds)ms", "participant: \(step.participant)", "call: \(step.call)"] + step.arguments).joined(separator: ", ") + "}"
+                "  - {" + (["at: \(step.atMilliseconds)ms", "participant: \(step.participant)"] + step.call.yamlKeys).joined(separator: ", ") + "}"
             }
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func participantLine(_ participant: Participant) -> String {
-        var keys = ["name: \(participant.name)", "sdk: \(participant.sdk)", "userId: \(TraceText.json(participant.userId))"]
-        if !participant.attributes.isEmpty { keys.append("attributes: \(Self.flowMap(participant.attributes))") }
-        keys.append("capabilities: [\(participant.capabilities.joined(separator: ", "))]")
-        keys.append("strategy: {publish: \(participant.publish), subscribe: \(participant.subscribe)}")
-        return "  - {" + keys.joined(separator: ", ") + "}"
+    /// Every line before `participants:`.
+    private var headerLines: [String] {
+        var lines = comments.map { "# \($0)" }
+        lines += ["name: \(TraceText.json(name))", "covers: [\(covers.joined(separator: ", "))]", "seed: \(seed)", "duration: \(durationSeconds)s"]
+        let networkKeys = YAMLText.linkKeys(network)
+        if !networkKeys.isEmpty { lines.append("network: {\(networkKeys.joined(separator: ", "))}") }
+        if let keepalive {
+            lines.append("keepalive: {pingInterval: \(keepalive.pingInterval), pongTimeout: \(keepalive.pongTimeout)}")
+        }
+        if !faults.isEmpty {
+            lines.append("faults:")
+            lines += faults.map { fault in
+                let target = fault.participant.map { "partition: \($0), direction: \(fault.direction.rawValue)" } ?? "outage: service"
+                return "  - {\(target), from: \(fault.fromMilliseconds)ms, to: \(fault.toMilliseconds)ms}"
+            }
+        }
+        return lines
+    }
+}
+
+extension ScenarioDraft.Participant {
+    /// The participant as the loader declares it: a token of these claims signed by the app,
+    /// this strategy, and defaults for everything else.
+    var spec: ParticipantSpec {
+        let claims = StageKeys.claims(
+            participantId: name, stageId: ScenarioDraft.stageId, userId: userId, attributes: attributes, capabilities: capabilities
+        )
+        return ParticipantSpec(name: name, sdk: sdk, token: .signed(claims, by: .app), strategy: StrategySpec(publish: publish, subscribe: subscribe))
     }
 
-    /// A string map in YAML flow syntax with quoted values, keys sorted.
-    static func flowMap(_ map: [String: String]) -> String {
-        "{" + map.keys.sorted().map { "\($0): \(TraceText.json(map[$0] ?? ""))" }.joined(separator: ", ") + "}"
+    var yamlKeys: [String] {
+        var keys = ["name: \(name)", "sdk: \(sdk)", "userId: \(TraceText.json(userId))"]
+        if !attributes.isEmpty { keys.append("attributes: \(YAMLText.map(attributes))") }
+        keys.append("capabilities: \(YAMLText.capabilities(capabilities))")
+        keys.append("strategy: {publish: \(publish), subscribe: \(subscribe.rawValue)}")
+        return keys
     }
 }

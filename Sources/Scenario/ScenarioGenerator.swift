@@ -1,4 +1,5 @@
 import Simulation
+import StageCore
 import StageWorld
 
 /// Draws a random valid scenario from a seed (the fuzzer's generator): participants with
@@ -15,15 +16,14 @@ public struct ScenarioGenerator: Sendable {
         self.durationSeconds = durationSeconds
     }
 
-    static let sdks = ["mobile 1.37.0", "mobile 1.36.0", "web 1.24.0", "composition"]
-    static let answers = ["none", "audioOnly", "audioVideo"]
+    static let sdks: [SDKKind] = [.mobile(SemanticVersion(1, 37, 0)), .mobile(SemanticVersion(1, 36, 0)), .web(SemanticVersion(1, 24, 0)), .composition]
 
     public func draft(seed: UInt64) -> (draft: ScenarioDraft, parameters: [String]) {
         var random = SplitMix64.stream(seed: seed, name: "generator")
         let count = participantCount ?? 2 + random.below(7)
         let duration = durationSeconds ?? 20 + random.upTo(40)
         let participants = (1...count).map { participant(number: $0, random: &random) }
-        var steps = participants.map { ScenarioDraft.Step(atMilliseconds: random.upTo(3_000), participant: $0.name, call: "join", arguments: []) }
+        var steps = participants.map { ScenarioDraft.Step(atMilliseconds: random.upTo(3_000), participant: $0.name, call: .join) }
         for _ in 0..<(3 + random.below(13)) {
             steps += event(among: participants, before: duration, random: &random)
         }
@@ -33,25 +33,31 @@ public struct ScenarioGenerator: Sendable {
         }
         steps.sort { $0.atMilliseconds < $1.atMilliseconds }
         var draft = ScenarioDraft(
-            name: "generated from seed \(seed)", seed: seed, durationSeconds: duration, network: Self.networkKeys(swarm.link),
+            name: "generated from seed \(seed)", seed: seed, durationSeconds: duration, network: swarm.link,
             faults: swarm.plan.partitions.map(Self.fault), participants: participants, steps: steps, comments: []
         )
         if random.percentChance(50) {
-            draft.keepalive = ["pingInterval: \(1 + random.upTo(2))s", "pongTimeout: \(1 + random.upTo(3))s"]
+            draft.keepalive = KeepalivePolicy(pingInterval: .seconds(1 + random.upTo(2)), pongTimeout: .seconds(1 + random.upTo(3)))
         }
-        let cast = participants.map { "\($0.name)=\($0.sdk) caps=\($0.capabilities.joined(separator: "+")) publish=\($0.publish) subscribe=\($0.subscribe)" }
-        let keepalive = draft.keepalive.isEmpty ? "keepalive=default" : "keepalive: " + draft.keepalive.joined(separator: ", ")
+        let cast = participants.map { "\($0.name)=\($0.sdk) caps=\($0.capabilities) publish=\($0.publish) subscribe=\($0.subscribe.rawValue)" }
+        let keepalive = draft.keepalive.map { "keepalive: pingInterval \($0.pingInterval), pongTimeout \($0.pongTimeout)" } ?? "keepalive=default"
         return (draft, ["participants=\(count) duration=\(duration)s steps=\(steps.count) \(keepalive)"] + cast
             + ["faults: " + swarm.parameters.joined(separator: ", ")])
     }
 
     private func participant(number: Int, random: inout SplitMix64) -> ScenarioDraft.Participant {
-        let capabilities = random.percentChance(80) ? ["publish", "subscribe"] : (random.percentChance(50) ? ["subscribe"] : ["publish"])
+        let capabilities = Self.capabilities(&random)
         return ScenarioDraft.Participant(
-            name: "p\(number)", sdk: random.pick(Self.sdks) ?? "web 1.24.0", userId: "user-\(number)",
+            name: "p\(number)", sdk: random.pick(Self.sdks) ?? .composition, userId: "user-\(number)",
             attributes: random.percentChance(50) ? ["role": random.pick(["guest", "host", "moderator"]) ?? "guest"] : [:],
-            capabilities: capabilities, publish: random.percentChance(70), subscribe: random.pick(Self.answers) ?? "audioVideo"
+            capabilities: capabilities, publish: random.percentChance(70), subscribe: random.pick(SubscribeType.allCases) ?? .audioVideo
         )
+    }
+
+    /// Both capabilities (70-80%), or one of them.
+    private static func capabilities(_ random: inout SplitMix64, bothPercent: UInt64 = 80) -> Capabilities {
+        guard !random.percentChance(bothPercent) else { return Capabilities() }
+        return random.percentChance(50) ? Capabilities(canPublish: false, canSubscribe: true) : Capabilities(canPublish: true, canSubscribe: false)
     }
 
     /// One host-driven event at a random time in the first 70% of the run (so that the end is
@@ -62,23 +68,26 @@ public struct ScenarioGenerator: Sendable {
         let at = 1_000 + random.upTo(max(duration * 700, 5_000) - 1_000)
         switch random.below(4) {
         case 0:
-            let instance = random.percentChance(30)
-                ? ", streams: [{kind: audio, instance: \(1 + random.upTo(5)), muted: \(random.percentChance(50))}, video]" : ""
-            let strategy = "strategy: {publish: \(random.percentChance(60)), subscribe: \(random.pick(Self.answers) ?? "audioVideo")\(instance)}"
-            return [.init(atMilliseconds: at, participant: who, call: "setStrategy", arguments: [strategy]),
-                    .init(atMilliseconds: at, participant: who, call: "refreshStrategy", arguments: [])]
+            var streams: [LocalStream]?
+            if random.percentChance(30) {
+                streams = [LocalStream(kind: .audio, instance: UInt32(1 + random.upTo(5)), isMuted: random.percentChance(50)), LocalStream(kind: .video)]
+            }
+            let patch = StrategyPatch(publish: random.percentChance(60), streams: streams, subscribe: random.pick(SubscribeType.allCases) ?? .audioVideo)
+            return [.init(atMilliseconds: at, participant: who, call: .setStrategy(patch)),
+                    .init(atMilliseconds: at, participant: who, call: .refreshStrategy)]
         case 1:
-            return [.init(atMilliseconds: at, participant: who, call: "setMuted",
-                          arguments: ["stream: \(random.percentChance(50) ? "audio" : "video")", "muted: \(random.percentChance(50))"])]
+            return [.init(atMilliseconds: at, participant: who, call: .setMuted(random.percentChance(50) ? .audio : .video, muted: random.percentChance(50)))]
         case 2:
-            let caps = random.percentChance(70) ? "[publish, subscribe]" : (random.percentChance(50) ? "[subscribe]" : "[publish]")
-            let topic = random.percentChance(10) ? ", whipUrl: \"https://elsewhere.invalid/whip\"" : ""
-            let token = "token: {userId: \"\(who)-v\(random.upTo(9))\", attributes: {role: \(random.pick(["guest", "host"]) ?? "guest")}, "
-                + "capabilities: \(caps), issuedAt: 0s\(topic)}"
-            return [.init(atMilliseconds: at, participant: who, call: "exchangeToken", arguments: [token])]
+            var patch = ClaimsPatch()
+            patch.capabilities = Self.capabilities(&random, bothPercent: 70)
+            if random.percentChance(10) { patch.whipURL = "https://elsewhere.invalid/whip" }
+            patch.userId = "\(who)-v\(random.upTo(9))"
+            patch.attributes = ["role": random.pick(["guest", "host"]) ?? "guest"]
+            patch.issuedAtSeconds = 0
+            return [.init(atMilliseconds: at, participant: who, call: .exchangeToken(.patch(patch)))]
         default:
-            return [.init(atMilliseconds: at, participant: who, call: "leave", arguments: []),
-                    .init(atMilliseconds: at + 500 + random.upTo(3_000), participant: who, call: "join", arguments: [])]
+            return [.init(atMilliseconds: at, participant: who, call: .leave),
+                    .init(atMilliseconds: at + 500 + random.upTo(3_000), participant: who, call: .join)]
         }
     }
 
@@ -91,27 +100,21 @@ public struct ScenarioGenerator: Sendable {
         let span = max((partition.end.nanoseconds / 1_000_000).subtractingReportingOverflow(start).partialValue, 1)
         let at = start + random.upTo(span - 1)
         if random.percentChance(50) {
-            let leave = ScenarioDraft.Step(atMilliseconds: at, participant: who, call: "leave", arguments: [])
+            let leave = ScenarioDraft.Step(atMilliseconds: at, participant: who, call: .leave)
             guard random.percentChance(50) else { return [leave] }
-            return [leave, .init(atMilliseconds: at + span + 3_000 + random.upTo(5_000), participant: who, call: "join", arguments: [])]
+            return [leave, .init(atMilliseconds: at + span + 3_000 + random.upTo(5_000), participant: who, call: .join)]
         }
-        let token = "token: {userId: \"\(who)-away\(random.upTo(9))\", attributes: {role: host}, capabilities: [publish, subscribe], issuedAt: 0s}"
-        return [.init(atMilliseconds: at, participant: who, call: "exchangeToken", arguments: [token])]
-    }
-
-    static func networkKeys(_ link: LinkConditions) -> [String] {
-        var keys: [String] = []
-        if link.lossProbability > 0 { keys.append("loss: \(link.lossProbability)") }
-        if link.jitterMax > .zero { keys += ["jitter: \(link.jitterMax.nanoseconds / 1_000_000)ms", "jitterDistribution: \(link.jitterDistribution.rawValue)"] }
-        if link.duplicationProbability > 0 { keys.append("duplicate: \(link.duplicationProbability)") }
-        if link.reorderProbability > 0 { keys.append("reorder: \(link.reorderProbability)") }
-        if let bits = link.signalingBitsPerSecond { keys.append("signalingKbps: \(bits / 1000)") }
-        return keys
+        var patch = ClaimsPatch()
+        patch.userId = "\(who)-away\(random.upTo(9))"
+        patch.attributes = ["role": "host"]
+        patch.capabilities = Capabilities()
+        patch.issuedAtSeconds = 0
+        return [.init(atMilliseconds: at, participant: who, call: .exchangeToken(.patch(patch)))]
     }
 
     static func fault(_ partition: Partition) -> ScenarioDraft.Fault {
         ScenarioDraft.Fault(
-            participant: partition.clientName, direction: partition.direction.rawValue,
+            participant: partition.clientName, direction: partition.direction,
             fromMilliseconds: partition.start.nanoseconds / 1_000_000, toMilliseconds: partition.end.nanoseconds / 1_000_000
         )
     }

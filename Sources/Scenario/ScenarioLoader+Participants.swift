@@ -14,7 +14,7 @@ extension ScenarioLoader {
         let sdk = try map.optional("sdk").map { try sdkKind($0) } ?? .mobile(SemanticVersion(1, 37, 0))
         let token = try participantToken(&map, name: name, stageId: stageId)
         let link = try map.optional("network").map { try self.link($0, base: network) }
-        let strategy = try map.optional("strategy").map { try self.strategy($0, base: StrategySpec()) } ?? StrategySpec()
+        let strategy = try map.optional("strategy").map { try strategyPatch($0).applied(to: StrategySpec()) } ?? StrategySpec()
         let video = try map.optional("video").map(videoConfiguration) ?? VideoConfiguration()
         let joinRetry = try map.optional("joinRetry").map(joinRetryPolicy) ?? JoinRetryPolicy()
         let composition = try map.optional("composition").map(compositionOptions) ?? CompositionOptions()
@@ -110,18 +110,16 @@ extension ScenarioLoader {
         return capabilities
     }
 
-    /// A strategy mapping; keys not given keep `base`'s answers (setStrategy patches this way).
-    static func strategy(_ node: YAMLNode, base: StrategySpec) throws -> StrategySpec {
+    /// A strategy mapping; keys not given stay nil (setStrategy patches the current strategy).
+    static func strategyPatch(_ node: YAMLNode) throws -> StrategyPatch {
         var map = try node.mapping("strategy")
-        var spec = base
-        if let value = map.optional("publish") { spec.publish = try value.bool("publish") }
-        if let value = map.optional("streams") {
-            spec.streams = try value.sequence("streams").map(localStream)
-        }
-        if let value = map.optional("subscribe") { spec.subscribe = try value.oneOf("subscribe answer", SubscribeType.self) }
-        if let value = map.optional("rules") { spec.rules = try value.sequence("rules").map(subscribeRule) }
+        var patch = StrategyPatch()
+        if let value = map.optional("publish") { patch.publish = try value.bool("publish") }
+        if let value = map.optional("streams") { patch.streams = try value.sequence("streams").map(localStream) }
+        if let value = map.optional("subscribe") { patch.subscribe = try value.oneOf("subscribe answer", SubscribeType.self) }
+        if let value = map.optional("rules") { patch.rules = try value.sequence("rules").map(subscribeRule) }
         try map.finish("strategy")
-        return spec
+        return patch
     }
 
     /// `audio`, or `{kind: video, instance: 2, muted: true}`: a LocalStageStream object (LST-2).

@@ -4,12 +4,7 @@ import StageWorld
 
 extension ScenarioLoader {
     static func steps(_ node: YAMLNode, participants: [ParticipantSpec], names: Set<String>) throws -> [ScenarioStep] {
-        var strategies: [String: StrategySpec] = [:]
-        var declaredTokens: [String: TokenClaims] = [:]
-        for participant in participants {
-            strategies[participant.name] = participant.strategy
-            declaredTokens[participant.name] = claims(of: participant.token)
-        }
+        var state = ScriptState(participants)
         var steps: [ScenarioStep] = []
         for item in try node.sequence("steps") {
             var map = try item.mapping("a step")
@@ -20,41 +15,39 @@ extension ScenarioLoader {
             }
             let name = try participantName(try map.required("participant", in: "a step"), names: names)
             let callNode = try map.required("call", in: "a step")
-            let call: HostCall
-            switch try callNode.string("call") {
-            case "join": call = .join
-            case "leave": call = .leave
-            case "refreshStrategy": call = .refreshStrategy
-            case "setStrategy":
-                let patched = try strategy(try map.required("strategy", in: "a setStrategy step"), base: strategies[name] ?? StrategySpec())
-                strategies[name] = patched
-                call = .setStrategy(patched)
-            case "setMuted":
-                let kind = try map.required("stream", in: "a setMuted step").oneOf("stream kind", MediaKind.self)
-                let muted = try map.required("muted", in: "a setMuted step").bool("muted")
-                if let current = strategies[name] {
-                    strategies[name]?.streams = current.streams.map { $0.kind == kind ? LocalStream(kind: kind, instance: $0.instance, isMuted: muted) : $0 }
-                }
-                call = .setMuted(kind, muted)
-            case "exchangeToken":
-                let source = try exchangedToken(try map.required("token", in: "an exchangeToken step"), declared: declaredTokens[name], at: at)
-                call = .exchangeToken(StageKeys.standard.token(source))
-            case "setPreferredResolution":
-                let publisher = try participantName(try map.required("publisher", in: "a setPreferredResolution step"), names: names)
-                let width = try map.required("width", in: "a setPreferredResolution step").int("width", range: 0...10_000)
-                let height = try map.required("height", in: "a setPreferredResolution step").int("height", range: 0...10_000)
-                call = .setPreferredResolution(publisherId: publisher, widthPixels: width, heightPixels: height)
-            case "setPreferredFrameRate":
-                let publisher = try participantName(try map.required("publisher", in: "a setPreferredFrameRate step"), names: names)
-                let fps = try map.required("fps", in: "a setPreferredFrameRate step").int("fps", range: 0...240)
-                call = .setPreferredFrameRate(publisherId: publisher, framesPerSecond: fps)
-            case let other:
-                throw callNode.error("unknown call '\(other)'; expected join, leave, refreshStrategy, setStrategy, setMuted, exchangeToken, setPreferredResolution or setPreferredFrameRate")
+            let call = try scriptCall(callNode, in: &map, names: names)
+            guard let hostCall = state.hostCall(call, participant: name, at: at) else {
+                throw (map.optional("token") ?? callNode).error("this participant's token is a raw string; give the exchanged token as a raw string too")
             }
             try map.finish("a step")
-            steps.append(ScenarioStep(at: at, participant: name, call: call, line: item.line))
+            steps.append(ScenarioStep(at: at, participant: name, call: hostCall, line: item.line))
         }
         return steps
+    }
+
+    /// A step's `call:` and the keys that go with it.
+    private static func scriptCall(_ callNode: YAMLNode, in map: inout YAMLMapping, names: Set<String>) throws -> ScriptCall {
+        switch try callNode.string("call") {
+        case "join": return .join
+        case "leave": return .leave
+        case "refreshStrategy": return .refreshStrategy
+        case "setStrategy": return .setStrategy(try strategyPatch(try map.required("strategy", in: "a setStrategy step")))
+        case "setMuted":
+            let kind = try map.required("stream", in: "a setMuted step").oneOf("stream kind", MediaKind.self)
+            return .setMuted(kind, muted: try map.required("muted", in: "a setMuted step").bool("muted"))
+        case "exchangeToken": return .exchangeToken(try exchangedToken(try map.required("token", in: "an exchangeToken step")))
+        case "setPreferredResolution":
+            let publisher = try participantName(try map.required("publisher", in: "a setPreferredResolution step"), names: names)
+            let width = try map.required("width", in: "a setPreferredResolution step").int("width", range: 0...10_000)
+            let height = try map.required("height", in: "a setPreferredResolution step").int("height", range: 0...10_000)
+            return .setPreferredResolution(publisherId: publisher, widthPixels: width, heightPixels: height)
+        case "setPreferredFrameRate":
+            let publisher = try participantName(try map.required("publisher", in: "a setPreferredFrameRate step"), names: names)
+            let fps = try map.required("fps", in: "a setPreferredFrameRate step").int("fps", range: 0...240)
+            return .setPreferredFrameRate(publisherId: publisher, framesPerSecond: fps)
+        case let other:
+            throw callNode.error("unknown call '\(other)'; expected \(ScriptCall.names.dropLast().joined(separator: ", ")) or \(ScriptCall.names.last ?? "")")
+        }
     }
 
     static func participantName(_ node: YAMLNode, names: Set<String>) throws -> String {

@@ -30,27 +30,24 @@ extension ScenarioLoader {
     /// participant's declared (join) token claims (`userId`, `attributes`, `capabilities`, `expiresAt`,
     /// `topic`, `resource`, `jti`, `whipUrl`, `eventsUrl`, `signedBy`, `issuedAt`); `iat` is the
     /// step's time unless `issuedAt` says otherwise.
-    static func exchangedToken(_ node: YAMLNode, declared: TokenClaims?, at: VirtualDuration) throws -> TokenSource {
+    static func exchangedToken(_ node: YAMLNode) throws -> ExchangedToken {
         guard node.node.mapping != nil else { return .raw(try node.string("token")) }
-        guard var claims = declared else {
-            throw node.error("this participant's token is a raw string; give the exchanged token as a raw string too")
-        }
         var map = try node.mapping("an exchanged token")
-        claims.issuedAtSeconds = at.nanoseconds / 1_000_000_000
-        if let value = map.optional("userId") { claims.userId = try value.string("userId") }
-        if let value = map.optional("attributes") { claims.attributes = Attributes(try value.stringMap("attributes")) }
-        if let value = map.optional("capabilities") { claims.capabilities = try capabilities(value) }
-        if let value = map.optional("expiresAt") { claims.expiresAtSeconds = try seconds(value, "expiresAt") }
-        if let value = map.optional("issuedAt") { claims.issuedAtSeconds = try seconds(value, "issuedAt") }
-        let texts: [(String, WritableKeyPath<TokenClaims, String>)] = [
+        var patch = ClaimsPatch()
+        if let value = map.optional("userId") { patch.userId = try value.string("userId") }
+        if let value = map.optional("attributes") { patch.attributes = Attributes(try value.stringMap("attributes")) }
+        if let value = map.optional("capabilities") { patch.capabilities = try capabilities(value) }
+        if let value = map.optional("expiresAt") { patch.expiresAtSeconds = try seconds(value, "expiresAt") }
+        if let value = map.optional("issuedAt") { patch.issuedAtSeconds = try seconds(value, "issuedAt") }
+        let texts: [(String, WritableKeyPath<ClaimsPatch, String?>)] = [
             ("topic", \.topic), ("resource", \.resource), ("jti", \.participantId), ("whipUrl", \.whipURL), ("eventsUrl", \.eventsURL),
         ]
         for (key, path) in texts {
-            if let value = map.optional(key) { claims[keyPath: path] = try value.string(key) }
+            if let value = map.optional(key) { patch[keyPath: path] = try value.string(key) }
         }
-        let signer = try map.optional("signedBy")?.oneOf("signedBy", TokenSigner.self) ?? .app
+        patch.signer = try map.optional("signedBy")?.oneOf("signedBy", TokenSigner.self) ?? .app
         try map.finish("an exchanged token")
-        return .signed(claims, by: signer)
+        return .patch(patch)
     }
 
     /// The claims behind a declared token, when StageSim signs it.

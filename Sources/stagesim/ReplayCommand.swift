@@ -39,7 +39,7 @@ struct ReplayCommand: ParsableCommand {
                 let (draft, parameters) = ScenarioGenerator(participantCount: participants, durationSeconds: duration).draft(seed: seed)
                 print("seed: \(seed)")
                 parameters.forEach { print("  \($0)") }
-                scenario = try ScenarioLoader.parse(draft.yaml, path: "generated-\(seed).yaml")
+                scenario = draft.scenario()
             } else {
                 throw ValidationError("\(target ?? "") is neither a scenario file nor a seed")
             }

@@ -2,6 +2,8 @@ import FailureStore
 import Foundation
 import Testing
 @testable import Scenario
+import StageCore
+import StageWorld
 
 /// The generator, the shrinker and the fixed-budget property run that `swift test` includes.
 @Suite("Generated scenarios and shrinking")
@@ -19,6 +21,29 @@ struct GeneratorTests {
         }
     }
 
+    @Test("a draft builds exactly the scenario its file loads as (what the fuzzer runs is what the file says)")
+    func directScenarioEqualsLoadedFile() throws {
+        let generator = ScenarioGenerator()
+        for seed in UInt64(1)...150 {
+            let draft = generator.draft(seed: seed).draft
+            #expect(draft.scenario() == (try ScenarioLoader.parse(draft.yaml, path: draft.path)), "seed \(seed)")
+        }
+        var everyCall = generator.draft(seed: 3).draft
+        everyCall.comments = ["a comment", "another"]
+        everyCall.keepalive = KeepalivePolicy(pingInterval: .milliseconds(1_500), pongTimeout: .seconds(2))
+        everyCall.network = LinkConditions(latencyMean: .milliseconds(35), retransmissionTimeout: .milliseconds(150), downlinkBitsPerSecond: 600_000)
+        var claims = ClaimsPatch()
+        (claims.topic, claims.resource, claims.participantId, claims.eventsURL) = ("t", "r", "j", "wss://e.invalid")
+        (claims.expiresAtSeconds, claims.signer) = (90, .unknown)
+        let rule = SubscribeRule(participantId: "p2", attributes: ["role": "host"], answer: .audioOnly)
+        let calls: [ScriptCall] = [
+            .exchangeToken(.patch(claims)), .exchangeToken(.raw("not.a.token")), .setStrategy(StrategyPatch(rules: [rule])),
+            .setPreferredResolution(publisherId: "p2", widthPixels: 320, heightPixels: 180), .setPreferredFrameRate(publisherId: "p2", framesPerSecond: 15),
+        ]
+        everyCall.steps += calls.map { ScenarioDraft.Step(atMilliseconds: 59_000, participant: "p1", call: $0) }
+        #expect(everyCall.scenario() == (try ScenarioLoader.parse(everyCall.yaml, path: everyCall.path)))
+    }
+
     @Test("every drawn parameter is listed")
     func parametersListed() {
         let (draft, parameters) = ScenarioGenerator(participantCount: 3, durationSeconds: 30).draft(seed: 9)
@@ -30,7 +55,7 @@ struct GeneratorTests {
     @Test("the shrinker keeps only what the failure needs")
     func shrinksToTheCause() {
         let draft = ScenarioGenerator(participantCount: 6, durationSeconds: 40).draft(seed: 21).draft
-        let needed = ScenarioDraft.Step(atMilliseconds: 9_000, participant: "p3", call: "setMuted", arguments: ["stream: video", "muted: true"])
+        let needed = ScenarioDraft.Step(atMilliseconds: 9_000, participant: "p3", call: .setMuted(.video, muted: true))
         var failing = draft
         failing.steps.append(needed)
         let shrunk = ScenarioShrinker { candidate in
@@ -38,7 +63,7 @@ struct GeneratorTests {
         }.shrink(failing)
         #expect(shrunk.participants.map(\.name) == ["p3"])
         #expect(shrunk.steps == [needed])
-        #expect(shrunk.faults.isEmpty && shrunk.network.isEmpty)
+        #expect(shrunk.faults.isEmpty && shrunk.network == LinkConditions(latencyMean: shrunk.network.latencyMean))
         #expect(shrunk.durationSeconds < failing.durationSeconds)
     }
 }
