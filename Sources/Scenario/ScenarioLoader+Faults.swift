@@ -40,8 +40,12 @@ extension ScenarioLoader {
         }
     }
 
-    /// `keepalive: {pingInterval: 5s, pongTimeout: 10s}` (SIG-6).
+    /// `keepalive: {pingInterval: 5s, pongTimeout: 10s}` (SIG-6), or `keepalive: off`.
     static func keepalivePolicy(_ node: YAMLNode) throws -> KeepalivePolicy {
+        if node.node.scalar != nil {
+            guard try node.string("keepalive") == "off" else { throw node.error("keepalive takes a mapping {pingInterval, pongTimeout} or 'off'") }
+            return .off
+        }
         var map = try node.mapping("keepalive")
         var policy = KeepalivePolicy()
         if let value = map.optional("pingInterval") { policy.pingInterval = try duration(value, "pingInterval") }

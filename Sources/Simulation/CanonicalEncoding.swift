@@ -48,6 +48,36 @@ public struct CanonicalWriter: Sendable {
 
     /// Clears the buffer but keeps its storage, for encoders reused on a hot path.
     public mutating func reset() { bytes.removeAll(keepingCapacity: true) }
+
+    /// Symmetry reduction: participant names (ids, jtis) and client indices are written through
+    /// these maps, so that a world and its image under a permutation of interchangeable
+    /// participants encode alike. Empty maps write names and indices as they are.
+    public var nameImages: [String: String] = [:]
+    public var clientIndexImages: [Int] = []
+
+    /// A participant name (participant id, jti) under the renaming.
+    public mutating func writeName(_ name: String) { write(nameImages[name] ?? name) }
+
+    /// A client index under the renaming.
+    public mutating func writeClientIndex(_ index: Int) {
+        write(clientIndexImages.indices.contains(index) ? clientIndexImages[index] : index)
+    }
+
+    /// Elements whose order carries no meaning, or derives from names: each is encoded alone
+    /// (under the same renaming) and they are written sorted by their bytes, after a count.
+    public mutating func writeUnordered<Elements: Sequence>(_ elements: Elements, _ encode: (inout CanonicalWriter, Elements.Element) -> Void) {
+        var encoded: [[UInt8]] = []
+        for element in elements {
+            var single = CanonicalWriter(reservingCapacity: 64)
+            single.nameImages = nameImages
+            single.clientIndexImages = clientIndexImages
+            encode(&single, element)
+            encoded.append(single.bytes)
+        }
+        encoded.sort { $0.lexicographicallyPrecedes($1) }
+        write(UInt32(encoded.count))
+        for element in encoded { bytes.append(contentsOf: element) }
+    }
 }
 
 extension VirtualTime: CanonicalEncodable {

@@ -17,6 +17,7 @@ extension Client {
     }
 
     mutating func armWatchdog(into output: inout Output) {
+        guard keepalive.isEnabled else { return }
         output.timers.append((after: keepalive.clientWatchdog, timer: .pingWatchdog(connection: epoch, pingsHeard: pingsHeard)))
     }
 

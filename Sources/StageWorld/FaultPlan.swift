@@ -62,14 +62,19 @@ public struct FaultPlan: Hashable, Sendable {
 /// The keepalive of one connection (SIG-6, assumed defaults): the service pings every
 /// `pingInterval`; a client that does not answer within `pongTimeout` is dropped, and a client
 /// that hears no ping for `pingInterval + pongTimeout` considers its connection lost.
+/// `off` turns keepalive off (no pings, no watchdog): small models for the checker.
 public struct KeepalivePolicy: Hashable, Sendable {
     public var pingInterval: VirtualDuration
     public var pongTimeout: VirtualDuration
+    public var isEnabled: Bool
 
-    public init(pingInterval: VirtualDuration = .seconds(5), pongTimeout: VirtualDuration = .seconds(10)) {
+    public init(pingInterval: VirtualDuration = .seconds(5), pongTimeout: VirtualDuration = .seconds(10), isEnabled: Bool = true) {
         self.pingInterval = pingInterval
         self.pongTimeout = pongTimeout
+        self.isEnabled = isEnabled
     }
+
+    public static let off = KeepalivePolicy(isEnabled: false)
 
     /// How long a client waits for a ping before it calls the connection lost.
     public var clientWatchdog: VirtualDuration { pingInterval + pongTimeout }

@@ -102,7 +102,7 @@ public struct StageServer: Hashable, Sendable {
             participants[index].pongsHeard = 0
             return Reply(
                 outgoing: [Outgoing(clientIndex: clientIndex, message: .joinAccepted(snapshots(except: clientIndex)), epoch: epoch)],
-                timers: [.ping(clientIndex: clientIndex, epoch: epoch)]
+                timers: keepalive.isEnabled ? [.ping(clientIndex: clientIndex, epoch: epoch)] : []
             )
         }
         let verified: VerifiedToken
@@ -121,7 +121,7 @@ public struct StageServer: Hashable, Sendable {
         reply.outgoing.append(Outgoing(clientIndex: clientIndex, message: .joinAccepted(snapshots(except: clientIndex)), epoch: epoch))
         reply.outgoing += broadcast(.participantJoined(info, notifyMetadata: metadata.notifyMetadata), except: clientIndex)
         reply.events.append(.admitted(info))
-        reply.timers.append(.ping(clientIndex: clientIndex, epoch: epoch))
+        if keepalive.isEnabled { reply.timers.append(.ping(clientIndex: clientIndex, epoch: epoch)) }
         insert(ServerParticipant(
             info: info, clientIndex: clientIndex, publishedStreams: [], claims: verified.claims, origin: verified.origin, epoch: epoch
         ))
