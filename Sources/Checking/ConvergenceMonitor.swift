@@ -39,13 +39,21 @@ public struct ConvergenceMonitor: InvariantMonitor {
     public func finish(world: World) -> [Violation] {
         let quietSince = max(lastActivity, world.faults.healedAt)
         guard world.now >= quietSince + requiredQuiet(world) else { return [] }
+        return violations(world, because: "quiet since \(quietSince)")
+    }
+
+    /// Nothing can happen but keepalive, so views must agree now, whatever the clock says.
+    public func finishWhenQuiescent(world: World) -> [Violation] {
+        violations(world, because: "nothing left in flight")
+    }
+
+    private func violations(_ world: World, because reason: String) -> [Violation] {
         var problems: [(String, String)] = []
         for client in world.clients {
             problems += differences(client, world: world).map { (client.name, $0) }
         }
         return problems.map { observer, message in
-            Violation(invariant: name, rules: rules, time: world.now, observer: observer, eventIndex: nil,
-                      message: "quiet since \(quietSince), yet \(message)")
+            Violation(invariant: name, rules: rules, time: world.now, observer: observer, eventIndex: nil, message: "\(reason), yet \(message)")
         }
     }
 

@@ -37,10 +37,14 @@ public protocol InvariantMonitor: Sendable {
     mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation]
     /// End-of-run checks, on the final world.
     func finish(world: World) -> [Violation]
+    /// The eventually-checks for a quiescent world (`World.isQuiescent`), whatever the clock
+    /// says: the model checker's end states and the end of a scheduled replay.
+    func finishWhenQuiescent(world: World) -> [Violation]
 }
 
 extension InvariantMonitor {
     public func finish(world: World) -> [Violation] { [] }
+    public func finishWhenQuiescent(world: World) -> [Violation] { finish(world: world) }
 
     func violation(_ event: TraceEvent, index: Int?, _ message: String) -> Violation {
         Violation(invariant: name, rules: rules, time: event.time, observer: event.observer, eventIndex: index, message: message)
@@ -66,5 +70,22 @@ public struct MonitorSet: Sendable {
 
     public mutating func finish(world: World) {
         for monitor in monitors { violations += monitor.finish(world: world) }
+    }
+
+    /// The eventually-checks of every monitor for a quiescent world.
+    public func quiescentViolations(world: World) -> [Violation] {
+        monitors.flatMap { $0.finishWhenQuiescent(world: world) }
+    }
+}
+
+extension World {
+    /// Nothing in flight, no host call left and no client timer pending (the stage service's
+    /// keepalive timers may be): nothing but keepalive can happen any more, so every
+    /// eventually-property must hold now.
+    public var isQuiescent: Bool {
+        pending.entries.allSatisfy { entry in
+            if case .serverTimer = entry.payload { return true }
+            return false
+        }
     }
 }

@@ -7,6 +7,8 @@ public struct MonitoredRun: Sendable {
     public var trace: Trace
     public var violations: [Violation]
     public var finalWorld: World
+    /// For a scheduled replay: the position of the first action that was not enabled.
+    public var unplayable: Int?
 
     /// `settle`: how long the network must be quiet before views must have converged.
     public init(world: World, seed: UInt64, until end: VirtualTime, settle: VirtualDuration = .seconds(5)) {
@@ -21,5 +23,26 @@ public struct MonitoredRun: Sendable {
         self.trace = trace
         self.violations = monitors.violations
         self.finalWorld = simulator.world
+    }
+
+    /// Replays a model checker's schedule: each action in turn, with every monitor watching,
+    /// and the eventually-checks if the world ends quiescent. Stops at the first action that is
+    /// not enabled; `unplayable` is its position.
+    public init(world: World, schedule: [Action], settle: VirtualDuration = .seconds(5)) {
+        var world = world
+        var trace = Trace()
+        var monitors = MonitorSet(InvariantCatalog.all(settle: settle))
+        for (position, action) in schedule.enumerated() {
+            guard world.enabledActions().contains(action) else {
+                unplayable = position
+                break
+            }
+            let events = world.apply(action)
+            trace.append(contentsOf: events)
+            monitors.observe(events, world: world)
+        }
+        self.trace = trace
+        self.violations = monitors.violations + (unplayable == nil && world.isQuiescent ? monitors.quiescentViolations(world: world) : [])
+        self.finalWorld = world
     }
 }

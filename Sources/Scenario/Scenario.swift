@@ -55,6 +55,12 @@ public struct FrameInjection: Hashable, Sendable {
     public var frame: String
 }
 
+/// One step of a schedule: an action of the world (`fire 12`, `drop 7`) and its line.
+public struct ScheduledAction: Hashable, Sendable {
+    public var action: Action
+    public var line: Int
+}
+
 /// A host call the script makes at a virtual time; `line` points back into the file.
 public struct ScenarioStep: Hashable, Sendable {
     public var at: VirtualDuration
@@ -185,6 +191,9 @@ public struct Scenario: Hashable, Sendable {
     public var participants: [ParticipantSpec]
     public var steps: [ScenarioStep]
     public var expectations: [Expectation]
+    /// A model checker's counterexample: the exact actions to take, in order, instead of the
+    /// timed simulator's choices (`schedule:`); nil for an ordinary scenario.
+    public var schedule: [ScheduledAction]? = nil
 
     /// The world this scenario starts from, with every host call scheduled.
     /// This scenario under a swarm fault plan drawn from `seed` (NET-2): every link gets the

@@ -1,3 +1,4 @@
+import Checking
 import Foundation
 import Simulation
 import StageCore
@@ -59,12 +60,24 @@ public enum ScenarioLoader {
         let expectations = try map.optional("expect").map {
             try $0.sequence("expect").map { try expectation($0, names: names, subjects: names.union(participants.compactMap { claims(of: $0.token)?.participantId })) }
         } ?? []
+        let schedule = try map.optional("schedule").map(scheduledActions)
         try map.finish("a scenario")
         return Scenario(
             path: path, name: name, covers: covers, seed: seed, duration: runLength, stageId: stageId,
             network: network, faults: faults, keepalive: keepalive, settle: settle, injections: injections, participants: participants, steps: steps,
-            expectations: expectations
+            expectations: expectations, schedule: schedule
         )
+    }
+
+    /// `schedule: [fire 12, drop 7, ...]`: a counterexample's actions, as `stagesim check` writes them.
+    private static func scheduledActions(_ node: YAMLNode) throws -> [ScheduledAction] {
+        try node.sequence("schedule").map { item in
+            let text = try item.string("a scheduled action")
+            guard let action = Action(scheduleText: text) else {
+                throw item.error("a scheduled action is 'fire <sequence>' or 'drop <sequence>', not '\(text)'")
+            }
+            return ScheduledAction(action: action, line: item.line)
+        }
     }
 
     private static func syntaxError(_ error: YamlError, path: String) -> ScenarioError {

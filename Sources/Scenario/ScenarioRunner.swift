@@ -33,12 +33,30 @@ public enum ScenarioRunner {
     public static func run(_ original: Scenario, seed: UInt64? = nil, swarm: Bool = false) -> ScenarioRun {
         let seed = seed ?? original.seed
         let (scenario, faults) = swarm ? original.underSwarmFaults(seed: seed) : (original, nil)
-        let run = MonitoredRun(world: scenario.makeWorld(seed: seed), seed: seed, until: .zero + scenario.duration, settle: scenario.settle)
+        let run = monitoredRun(scenario, seed: seed)
         let results = scenario.expectations.map { evaluate($0, trace: run.trace) }
         return ScenarioRun(
             scenario: scenario, seed: seed, trace: run.trace, expectationResults: results,
-            violations: run.violations, finalWorld: run.finalWorld, swarm: faults
+            violations: run.violations + unplayableViolation(run, scenario), finalWorld: run.finalWorld, swarm: faults
         )
+    }
+
+    /// The timed simulator, or the scenario's schedule when it has one.
+    private static func monitoredRun(_ scenario: Scenario, seed: UInt64) -> MonitoredRun {
+        let world = scenario.makeWorld(seed: seed)
+        guard let schedule = scenario.schedule else {
+            return MonitoredRun(world: world, seed: seed, until: .zero + scenario.duration, settle: scenario.settle)
+        }
+        return MonitoredRun(world: world, schedule: schedule.map(\.action), settle: scenario.settle)
+    }
+
+    /// A schedule step that could not be taken: the file no longer matches the model.
+    private static func unplayableViolation(_ run: MonitoredRun, _ scenario: Scenario) -> [Violation] {
+        guard let position = run.unplayable, let step = scenario.schedule?[position] else { return [] }
+        return [Violation(
+            invariant: "schedule-replays", rules: [], time: run.finalWorld.now, observer: "schedule", eventIndex: nil,
+            message: "line \(step.line): '\(step.action.scheduleText)' is not enabled after \(position) steps; the model has changed since the schedule was written"
+        )]
     }
 
     static func evaluate(_ expectation: Expectation, trace: Trace) -> ExpectationResult {

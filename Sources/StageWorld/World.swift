@@ -172,7 +172,8 @@ public struct World: Hashable, Sendable {
             + output.errors.map { TraceEvent(time: now, observer: name, kind: .sdkError($0)) }
     }
 
-    func observerName(_ endpoint: Endpoint) -> String {
+    /// "server", or the client's name.
+    public func observerName(_ endpoint: Endpoint) -> String {
         switch endpoint {
         case .server: "server"
         case .client(let index): clients[index].name

@@ -1,0 +1,97 @@
+import Dispatch
+import StageWorld
+import Synchronization
+
+/// Level-by-level search on every core. Workers expand slices of the current level in
+/// parallel (reading, never writing, the visited set); one thread then merges their successors
+/// in slice order. The merge order is fixed, so state counts and counterexamples are the same
+/// for any number of workers, and the first violation met is on a shortest path.
+struct BreadthFirstSearch {
+    let checker: ModelChecker
+    private var visited: VisitedStates
+    private var paths = PathTable()
+    private var generated = 0
+    private var represented = 1
+    private let clock = ContinuousClock()
+
+    init(checker: ModelChecker) {
+        self.checker = checker
+        self.visited = VisitedStates(exact: checker.options.exact)
+    }
+
+    mutating func run(progress: (CheckProgress) -> Void) -> CheckReport {
+        let start = clock.now
+        let root = checker.root
+        _ = visited.insert(checker.key(of: root).0)
+        var level = [root]
+        var depth = 0
+        var bound: String?
+        var counterexample: Counterexample?
+        while !level.isEmpty {
+            guard depth < checker.options.maxDepth else { bound = "depth \(checker.options.maxDepth)"; break }
+            let (next, found, full) = merge(expand(level))
+            depth += 1
+            progress(CheckProgress(generatedStates: generated, distinctStates: visited.count, depth: depth, queued: next.count, seconds: (clock.now - start).totalSeconds))
+            if let found { counterexample = found; break }
+            if full { bound = "\(checker.options.maxStates) states"; break }
+            level = next
+        }
+        return CheckReport(
+            distinctStates: visited.count, generatedStates: generated, maxDepthReached: depth, boundReached: bound,
+            seconds: (clock.now - start).totalSeconds, counterexample: counterexample, symmetryClasses: checker.symmetry.classes,
+            statesRepresented: represented, collisionProbability: visited.collisionProbability(generated: generated), exact: visited.isExact
+        )
+    }
+
+    /// Every successor of every node of `level`, per slice, skipping states seen in earlier levels.
+    private func expand(_ level: [ModelChecker.Node]) -> [[ModelChecker.Successor]] {
+        let slices = stride(from: 0, to: level.count, by: Self.sliceSize).map { $0..<min($0 + Self.sliceSize, level.count) }
+        let results = Mutex([[ModelChecker.Successor]](repeating: [], count: slices.count))
+        let cursor = Mutex(0)
+        let checker = checker
+        let visited = visited
+        DispatchQueue.concurrentPerform(iterations: max(1, min(checker.options.jobs, slices.count))) { _ in
+            while let slice = Self.claim(cursor, below: slices.count) {
+                var successors: [ModelChecker.Successor] = []
+                for node in level[slices[slice]] {
+                    for action in checker.actions(from: node) {
+                        var successor = checker.successor(of: node, via: action)
+                        if successor.violation == nil && visited.contains(successor.key) { successor.node = nil }
+                        successors.append(successor)
+                    }
+                }
+                results.withLock { $0[slice] = successors }
+            }
+        }
+        return results.withLock { $0 }
+    }
+
+    /// Adds the new states to the visited set in slice order; stops at the first violation or
+    /// when the state bound is reached.
+    private mutating func merge(_ slices: [[ModelChecker.Successor]]) -> (next: [ModelChecker.Node], found: Counterexample?, full: Bool) {
+        var next: [ModelChecker.Node] = []
+        for successor in slices.joined() {
+            generated += 1
+            if let violation = successor.violation {
+                return (next, Counterexample(actions: paths.path(to: successor.parent) + [successor.action], violation: violation), false)
+            }
+            guard var node = successor.node, visited.insert(successor.key) else { continue }
+            node.id = paths.add(parent: successor.parent, action: successor.action)
+            represented += successor.orbitSize
+            next.append(node)
+            if visited.count >= checker.options.maxStates { return (next, nil, true) }
+        }
+        return (next, nil, false)
+    }
+
+    /// The next slice index for a worker, or nil when all are taken.
+    private static func claim(_ cursor: borrowing Mutex<Int>, below count: Int) -> Int? {
+        cursor.withLock { next in
+            guard next < count else { return nil }
+            next += 1
+            return next - 1
+        }
+    }
+
+    private static let sliceSize = 64
+}

@@ -1,0 +1,204 @@
+import Simulation
+import StageWorld
+
+/// How the checker walks the state graph.
+public enum ExplorationOrder: String, Sendable, CaseIterable {
+    /// Level by level, on every core: the first violation found has a shortest counterexample.
+    case breadthFirst = "bfs"
+    /// Deepest first, on one core: less memory; counterexamples need not be shortest.
+    case depthFirst = "dfs"
+}
+
+/// Bounds and switches of one exploration (`stagesim check`).
+public struct CheckOptions: Sendable {
+    /// Actions on one path from the initial world.
+    public var maxDepth = 100
+    /// Distinct states before the search stops.
+    public var maxStates = 2_000_000
+    /// Transmissions that may be lost on one path (the fault budget, NET-2).
+    public var maxDrops = 1
+    public var order = ExplorationOrder.breadthFirst
+    /// Treat interchangeable participants as one (`Symmetry`).
+    public var symmetry = false
+    /// Keep whole canonical states instead of fingerprints.
+    public var exact = false
+    /// Worker threads for breadth-first search.
+    public var jobs = 2
+
+    public init() {}
+}
+
+/// Where an exploration stands, for the progress line.
+public struct CheckProgress: Sendable {
+    public var generatedStates: Int
+    public var distinctStates: Int
+    public var depth: Int
+    public var queued: Int
+    public var seconds: Double
+}
+
+/// A shortest (breadth-first) path from the initial world to a violation.
+public struct Counterexample: Sendable {
+    public var actions: [Action]
+    public var violation: Violation
+}
+
+/// What an exploration found and how much of the state space it saw.
+public struct CheckReport: Sendable {
+    public var distinctStates: Int
+    /// Successor states computed, visited before or not (TLC's "states generated").
+    public var generatedStates: Int
+    public var maxDepthReached: Int
+    /// Which bound stopped the search; nil when every reachable state within the drop budget was seen.
+    public var boundReached: String?
+    public var seconds: Double
+    public var counterexample: Counterexample?
+    /// The interchangeable participants (symmetry on).
+    public var symmetryClasses: [[String]]
+    /// With symmetry: the states the search stands for, each canonical state counted with
+    /// the size of its orbit. Divided by `distinctStates`, the reduction factor.
+    public var statesRepresented: Int
+    public var collisionProbability: Double
+    public var exact: Bool
+
+    public var statesPerSecond: Double { seconds > 0 ? Double(distinctStates) / seconds : 0 }
+    public var reductionFactor: Double { distinctStates > 0 ? Double(statesRepresented) / Double(distinctStates) : 1 }
+}
+
+/// The model checker: explores every interleaving of the same `World`, `apply` and
+/// `enabledActions` the simulator drives (deliveries in any order across links, FIFO within
+/// one, timers at any moment, host calls in script order per participant, and up to
+/// `maxDrops` losses), runs every invariant monitor on every transition and the
+/// eventually-checks in quiescent states, and deduplicates states by the fingerprint of their
+/// time-abstracted canonical encoding (Stateright's actor model; TLC's fingerprints).
+///
+/// Limits, stated plainly: the monitors of a state are those of the first path that reached
+/// it; a later path to the same world is not watched again, so a violation that depends on
+/// history the world does not hold can be missed. Time is abstracted: timers fire in any
+/// order relative to deliveries, so behaviour only a clock rules out is explored too.
+/// Depth-first search with a depth bound can prune a state first met deep that is reachable
+/// shallower (as in SPIN).
+public struct ModelChecker: Sendable {
+    public let initial: World
+    public let options: CheckOptions
+    public let symmetry: Symmetry
+
+    public init(world: World, options: CheckOptions) {
+        self.initial = world
+        self.options = options
+        self.symmetry = options.symmetry ? Symmetry(world: world) : .none
+    }
+
+    /// Explores until a violation, the bounds, or the end of the state space.
+    public func run(progress: (CheckProgress) -> Void = { _ in }) -> CheckReport {
+        switch options.order {
+        case .breadthFirst:
+            var search = BreadthFirstSearch(checker: self)
+            return search.run(progress: progress)
+        case .depthFirst:
+            var search = DepthFirstSearch(checker: self)
+            return search.run(progress: progress)
+        }
+    }
+
+    /// One state under exploration: the world, its monitors, the drops its path used.
+    struct Node: Sendable {
+        var world: World
+        var monitors: MonitorSet
+        var drops: Int
+        var id: Int32
+    }
+
+    /// A successor of a node through one action, with its key and any violation on the way;
+    /// `node` is nil once the state is known to be visited already.
+    struct Successor: Sendable {
+        var parent: Int32
+        var action: Action
+        var node: Node?
+        var key: StateKey
+        var orbitSize: Int
+        var violation: Violation?
+    }
+
+    var root: Node { Node(world: initial, monitors: MonitorSet(), drops: 0, id: 0) }
+
+    /// The actions the search tries from `node`: drops only while the budget lasts.
+    func actions(from node: Node) -> [Action] {
+        let all = node.world.enabledActions()
+        guard node.drops >= options.maxDrops else { return all }
+        return all.filter { if case .drop = $0 { false } else { true } }
+    }
+
+    /// Applies `action` to `node`, with every monitor watching, and keys the result.
+    func successor(of node: Node, via action: Action) -> Successor {
+        var next = node
+        let before = node.monitors.violations.count
+        let events = next.world.apply(action)
+        if case .drop = action { next.drops += 1 }
+        next.monitors.observe(events, world: next.world)
+        var violation = next.monitors.violations.dropFirst(before).first
+        if violation == nil && next.world.isQuiescent {
+            violation = next.monitors.quiescentViolations(world: next.world).first
+        }
+        let (key, orbit) = self.key(of: next)
+        return Successor(parent: node.id, action: action, node: next, key: key, orbitSize: orbit, violation: violation)
+    }
+
+    /// The state's key: the smallest fingerprint over the symmetry group (with the drops used),
+    /// and how many distinct images the state has (its orbit).
+    func key(of node: Node) -> (StateKey, Int) {
+        var best: StateKey?
+        var images = Set<UInt64>()
+        for permutation in symmetry.permutations {
+            var writer = CanonicalWriter(reservingCapacity: 4096)
+            writer.nameImages = permutation.nameImages
+            writer.clientIndexImages = permutation.clientIndexImages
+            writer.write(node.drops)
+            Self.encodeState(node.world, into: &writer)
+            let candidate = StateKey(fingerprint: XXH3.hash64(writer.bytes), bytes: options.exact ? writer.bytes : [])
+            images.insert(candidate.fingerprint)
+            if best.map({ Self.precedes(candidate, $0) }) ?? true { best = candidate }
+        }
+        return (best ?? StateKey(fingerprint: 0, bytes: []), images.count)
+    }
+
+    private static func precedes(_ left: StateKey, _ right: StateKey) -> Bool {
+        left.bytes.isEmpty ? left.fingerprint < right.fingerprint : left.bytes.lexicographicallyPrecedes(right.bytes)
+    }
+}
+
+/// The actions from the initial world to a state, followed back through each state's parent.
+struct PathTable {
+    private var parents: [Int32] = [-1]
+    private var actions: [Action?] = [nil]
+
+    var count: Int { parents.count }
+
+    /// Records a new state reached from `parent` by `action`; returns its id.
+    mutating func add(parent: Int32, action: Action) -> Int32 {
+        parents.append(parent)
+        actions.append(action)
+        return Int32(parents.count - 1)
+    }
+
+    func path(to id: Int32) -> [Action] {
+        var path: [Action] = []
+        var current = id
+        while current > 0, let action = actions[Int(current)] {
+            path.append(action)
+            current = parents[Int(current)]
+        }
+        return path.reversed()
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a reporting figure.
+    var totalSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+extension ModelChecker {
+    static func encodeState(_ world: World, into writer: inout CanonicalWriter) {
+        writer.write(String(describing: world))
+    }
+}

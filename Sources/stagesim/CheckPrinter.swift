@@ -1,0 +1,69 @@
+import Checking
+import Foundation
+import StageWorld
+
+/// Prints a model checker's summary and counterexample timeline.
+struct CheckReportPrinter {
+    let report: CheckReport
+    let symmetry: Bool
+
+    func printSummary() {
+        print("distinct states: \(report.distinctStates)")
+        print("states generated: \(report.generatedStates)")
+        print("depth reached: \(report.maxDepthReached)")
+        print("seconds: \(String(format: "%.2f", report.seconds))")
+        print("states/s: \(Int(report.statesPerSecond))")
+        if report.exact {
+            print("exact mode: whole states kept, no fingerprint collisions possible")
+        } else {
+            print("fingerprint collision probability: \(String(format: "%.1e", report.collisionProbability)) (TLC's optimistic estimate)")
+        }
+        if symmetry {
+            print("symmetry: \(report.statesRepresented) states represented by \(report.distinctStates), reduction factor \(String(format: "%.2f", report.reductionFactor))")
+        }
+        let extent = report.boundReached.map { "bounded by \($0)" } ?? "the whole state space within the drop budget"
+        print(report.counterexample == nil ? "result: no violation (\(extent))" : "result: VIOLATION")
+    }
+
+    /// Replays the counterexample from the initial world, printing each action and what the
+    /// renderers and the service saw; returns each action's description.
+    static func printTimeline(_ counterexample: Counterexample, from initial: World) -> [String] {
+        var world = initial
+        var steps: [String] = []
+        print("\ncounterexample, \(counterexample.actions.count) actions:")
+        for (position, action) in counterexample.actions.enumerated() {
+            let step = world.describe(action)
+            steps.append(step)
+            print("  \(String(position + 1).leftPadded(to: 3))  \(action.scheduleText.padded(to: 9))  \(step)")
+            for event in world.apply(action) where ["renderer", "subscriber", "service", "error"].contains(event.category) {
+                print("                      \(event.observer): \(event.detail)")
+            }
+        }
+        let violation = counterexample.violation
+        print("  VIOLATION \(violation.invariant) [\(violation.rules.joined(separator: ", "))] \(violation.observer): \(violation.message)")
+        return steps
+    }
+}
+
+/// The checker's progress line: rewritten in place on a terminal, silent on a pipe.
+struct CheckProgressLine {
+    private let isTerminal = isatty(STDOUT_FILENO) == 1
+    private var printed = false
+
+    mutating func update(_ progress: CheckProgress) {
+        guard isTerminal else { return }
+        let rate = progress.seconds > 0 ? Int(Double(progress.distinctStates) / progress.seconds) : 0
+        let line = "  depth \(progress.depth): \(progress.generatedStates) states, \(progress.distinctStates) distinct, queue \(progress.queued), \(rate) states/s"
+        FileHandle.standardOutput.write(Data(("\r" + line + "   ").utf8))
+        printed = true
+    }
+
+    func finish() {
+        if printed { print("") }
+    }
+}
+
+extension String {
+    func padded(to width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}
