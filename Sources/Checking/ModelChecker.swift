@@ -41,6 +41,11 @@ public struct CheckProgress: Sendable {
 public struct Counterexample: Sendable {
     public var actions: [Action]
     public var violation: Violation
+
+    public init(actions: [Action], violation: Violation) {
+        self.actions = actions
+        self.violation = violation
+    }
 }
 
 /// What an exploration found and how much of the state space it saw.
