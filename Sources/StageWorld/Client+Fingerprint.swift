@@ -1,0 +1,100 @@
+import Simulation
+import StageCore
+
+// A client's state for the model checker's state encoding. Left out: `pingsHeard`, a counter
+// that grows with every ping (the watchdog timers are written as current or stale instead),
+// and the join attempt's start time, an absolute time.
+
+extension JoinRetryPolicy: ExplorationEncodable {
+    func encode(to writer: inout CanonicalWriter) {
+        writer.write(attemptTimeout)
+        writer.write(window)
+    }
+}
+
+extension KeepalivePolicy: ExplorationEncodable {
+    func encode(to writer: inout CanonicalWriter) {
+        writer.write(pingInterval)
+        writer.write(pongTimeout)
+        writer.write(isEnabled)
+    }
+}
+
+extension ReconnectPolicy: ExplorationEncodable {
+    func encode(to writer: inout CanonicalWriter) {
+        writer.write(backoffBase)
+        writer.write(backoffMultiplier)
+        writer.write(backoffCap)
+        writer.write(maxAttempts)
+    }
+}
+
+extension CompositionOptions: ExplorationEncodable {
+    func encode(to writer: inout CanonicalWriter) {
+        writer.write(featuredParticipantAttribute)
+        writer.write(participantOrderAttribute)
+        writer.write(liveLayoutUpdates)
+    }
+}
+
+extension Client {
+    /// Every stored property but `pingsHeard`; tokens by their claims (`writeToken`), the
+    /// name and participant ids renamed, name-ordered collections as sets.
+    func encode(to writer: inout CanonicalWriter, keyRing: TokenKeyRing) {
+        writer.writeName(name)
+        sdk.encode(to: &writer)
+        writer.writeToken(token, keyRing: keyRing)
+        writer.writeOptional(claims)
+        writer.write(UInt32(pendingExchanges.count))
+        for exchange in pendingExchanges { writer.writeToken(exchange, keyRing: keyRing) }
+        strategy.encode(to: &writer)
+        video.encode(to: &writer)
+        view.encode(to: &writer)
+        encodeConnection(to: &writer)
+        encodeSubscribers(to: &writer)
+    }
+
+    /// Joining, keepalive and reconnecting: policies, attempt numbers and the connection epoch.
+    private func encodeConnection(to writer: inout CanonicalWriter) {
+        joinRetry.encode(to: &writer)
+        writer.writeOptional(joinAttempt) { writer, attempt in writer.write(attempt.number) }
+        composition.encode(to: &writer)
+        writer.write(epoch)
+        keepalive.encode(to: &writer)
+        reconnect.encode(to: &writer)
+        writer.writeOptional(reconnectAttempt) { writer, attempt in writer.write(attempt) }
+        connectMetadata.encode(to: &writer)
+    }
+
+    /// The OpenTok-style session and subscribers, and the publisher settings on both sides.
+    private func encodeSubscribers(to writer: inout CanonicalWriter) {
+        session.encode(to: &writer)
+        writer.writeUnordered(subscribers)
+        writer.writeCase(mediaMode)
+        writer.write(audioFallbackEnabled)
+        writer.writeCase(videoType)
+        writer.writeUnordered(remoteProperties) { writer, entry in
+            writer.writeName(entry.key)
+            entry.value.encode(to: &writer)
+        }
+    }
+}
+
+extension ClientTimer {
+    /// A timer of `client`: join attempt and reconnect numbers as they are; a ping watchdog
+    /// only as current or stale (stale ones change nothing when they fire), since the ping
+    /// count it carries grows forever.
+    func encode(to writer: inout CanonicalWriter, client: Client) {
+        switch self {
+        case .joinAttemptTimeout(let attempt):
+            writer.writeTag(0)
+            writer.write(attempt)
+        case .pingWatchdog(let connection, let pingsHeard):
+            writer.writeTag(1)
+            writer.write(connection == client.epoch && pingsHeard == client.pingsHeard)
+        case .reconnectAttempt(let number):
+            writer.writeTag(2)
+            writer.write(number)
+        }
+    }
+}

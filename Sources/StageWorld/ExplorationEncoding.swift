@@ -1,0 +1,66 @@
+import Simulation
+
+/// A part of the world the model checker's state encoding writes with nothing but the writer
+/// (its renaming maps give symmetry); absolute times it holds are left out.
+protocol ExplorationEncodable {
+    func encode(to writer: inout CanonicalWriter)
+}
+
+extension CanonicalWriter {
+    /// The tag byte of an enum case.
+    mutating func writeTag(_ tag: UInt8) { write(tag) }
+
+    /// A payload-free enum case as its tag byte: its position among all cases.
+    mutating func writeCase<Case: CaseIterable & Equatable>(_ value: Case) where Case.AllCases == [Case] {
+        write(UInt8(truncatingIfNeeded: Case.allCases.firstIndex(of: value)!))
+    }
+
+    /// Values whose order matters: the count, then each value.
+    mutating func writeOrdered<Value: ExplorationEncodable>(_ values: [Value]) {
+        write(UInt32(values.count))
+        for value in values { value.encode(to: &self) }
+    }
+
+    /// Values whose order carries no meaning (or derives from names): sorted by their bytes.
+    mutating func writeUnordered<Values: Sequence>(_ values: Values) where Values.Element: ExplorationEncodable {
+        writeUnordered(values) { writer, value in value.encode(to: &writer) }
+    }
+
+    /// A presence tag, then the value when there is one.
+    mutating func writeOptional<Value: ExplorationEncodable>(_ value: Value?) {
+        writeOptional(value) { writer, value in value.encode(to: &writer) }
+    }
+
+    /// A presence tag, then the value written by `encode` when there is one.
+    mutating func writeOptional<Value>(_ value: Value?, _ encode: (inout CanonicalWriter, Value) -> Void) {
+        guard let value else { return writeTag(0) }
+        writeTag(1)
+        encode(&self, value)
+    }
+
+    /// The difference of two transport sequence numbers, signed: a position relative to the
+    /// receiving side, so that ever-growing sequence numbers stay out of the encoding.
+    mutating func writeRelative(_ sequence: UInt64, to origin: UInt64) {
+        write(Int(Int64(bitPattern: sequence &- origin)))
+    }
+
+    /// Where client `index` stands under the renaming (its own index without one).
+    func image(ofClient index: Int) -> Int {
+        clientIndexImages.indices.contains(index) ? clientIndexImages[index] : index
+    }
+
+    /// A stream id built as `<participant id>-<announcement>` (the subscriber model's ids):
+    /// the participant id goes through the renaming, the announcement as it is; any other id
+    /// is written whole.
+    mutating func writeStreamId(_ streamId: String) {
+        let dash = streamId.lastIndex(of: "-")
+        let suffix = dash.map { streamId[streamId.index(after: $0)...] } ?? ""
+        guard let dash, dash != streamId.startIndex, !suffix.isEmpty, suffix.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            writeTag(0)
+            return write(streamId)
+        }
+        writeTag(1)
+        writeName(String(streamId[..<dash]))
+        write(String(suffix))
+    }
+}

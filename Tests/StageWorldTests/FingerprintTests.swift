@@ -1,0 +1,206 @@
+import Simulation
+import StageCore
+import Testing
+@testable import StageWorld
+
+/// Clients with these names and default settings, tokens signed by the app key, nothing scheduled.
+private func stage(_ names: [String], keepalive: KeepalivePolicy = .off) -> World {
+    let clients = names.map { name in
+        Client(name: name, sdk: .mobile(SemanticVersion(1, 37, 0)), token: signedToken(name), strategy: StrategySpec(), keepalive: keepalive)
+    }
+    return World(stageId: "stage-1", clients: clients, links: [:], defaultLink: LinkConditions(), seed: 1, keepalive: keepalive)
+}
+
+extension World {
+    /// Fires the oldest pending event that `matches`; fails the test when there is none.
+    fileprivate mutating func fireFirst(_ matches: (PendingEvent) -> Bool, sourceLocation: SourceLocation = #_sourceLocation) {
+        let entry = pending.entries.filter { matches($0.payload) }.min { $0.sequence < $1.sequence }
+        guard let entry else {
+            Issue.record("nothing pending matches", sourceLocation: sourceLocation)
+            return
+        }
+        _ = apply(.fire(sequence: entry.sequence))
+    }
+
+    fileprivate mutating func fireHostCall(_ name: String) {
+        let index = clientIndex(named: name)
+        fireFirst { if case .hostCall(index, _) = $0 { true } else { false } }
+    }
+
+    /// Delivers the frame at the head of `name`'s link in one direction.
+    fileprivate mutating func deliverHead(_ name: String, uplink: Bool) {
+        let index = clientIndex(named: name)
+        fireFirst { if case .delivery(let envelope) = $0 { envelope.clientIndex == index && envelope.isUplink == uplink } else { false } }
+    }
+
+    /// Delivers frames, oldest first, until none is in flight.
+    fileprivate mutating func deliverAll() {
+        while pending.entries.contains(where: { if case .delivery = $0.payload { true } else { false } }) {
+            fireFirst { if case .delivery = $0 { true } else { false } }
+        }
+    }
+
+    fileprivate mutating func schedule(joinOf name: String, at time: VirtualTime = .zero) {
+        scheduleHostCall(.join, clientIndex: clientIndex(named: name) ?? -1, at: time)
+    }
+
+    /// A world where `name` alone joined: its join sent, admitted and answered.
+    fileprivate static func joinedAlone(_ name: String, among names: [String]) -> World {
+        var world = stage(names, keepalive: KeepalivePolicy())
+        world.schedule(joinOf: name)
+        world.fireHostCall(name)
+        world.deliverHead(name, uplink: true)
+        world.deliverHead(name, uplink: false)
+        return world
+    }
+}
+
+private func isServerTimer(_ event: PendingEvent) -> Bool {
+    if case .serverTimer = event { return true }
+    return false
+}
+
+private func isWatchdog(_ event: PendingEvent) -> Bool {
+    if case .timer(_, .pingWatchdog) = event { return true }
+    return false
+}
+
+@Suite("World fingerprint: time-abstracted, symmetry-aware state encoding")
+struct FingerprintTests {
+    @Test("identically built worlds encode to the same bytes and fingerprint")
+    func equalWorlds() {
+        var first = stage(["p1", "p2"])
+        var second = stage(["p1", "p2"])
+        #expect(first.explorationBytes() == second.explorationBytes())
+        first.schedule(joinOf: "p1")
+        second.schedule(joinOf: "p1")
+        first.fireHostCall("p1")
+        second.fireHostCall("p1")
+        #expect(first.explorationBytes() == second.explorationBytes())
+        #expect(first.fingerprint() == second.fingerprint())
+    }
+
+    @Test("every step of a join changes the fingerprint")
+    func changes() {
+        var world = stage(["p1", "p2"])
+        var seen = [world.fingerprint()]
+        world.schedule(joinOf: "p1")
+        seen.append(world.fingerprint())
+        world.fireHostCall("p1")
+        seen.append(world.fingerprint())
+        world.deliverHead("p1", uplink: true)
+        seen.append(world.fingerprint())
+        world.deliverHead("p1", uplink: false)
+        seen.append(world.fingerprint())
+        #expect(Set(seen).count == seen.count)
+    }
+
+    @Test("worlds that differ only in time are one state")
+    func timeLeftOut() {
+        var early = stage(["p1", "p2"])
+        var late = stage(["p1", "p2"])
+        early.schedule(joinOf: "p1", at: .zero)
+        late.schedule(joinOf: "p1", at: .seconds(3))
+        #expect(early.fingerprint() == late.fingerprint())
+        early.fireHostCall("p1")
+        late.fireHostCall("p1")
+        #expect(early.now != late.now)
+        #expect(early.fingerprint() == late.fingerprint())
+        early.deliverAll()
+        late.deliverAll()
+        #expect(early != late)
+        #expect(early.fingerprint() == late.fingerprint())
+    }
+
+    @Test("independent steps taken in either order reach one state, whatever the sequence numbers")
+    func interleavings() {
+        var base = stage(["alice", "bob"])
+        base.schedule(joinOf: "alice")
+        base.schedule(joinOf: "bob")
+        var first = base
+        var second = base
+        first.fireHostCall("alice")
+        first.fireHostCall("bob")
+        second.fireHostCall("bob")
+        second.fireHostCall("alice")
+        #expect(first != second)
+        #expect(first.fingerprint() == second.fingerprint())
+        first.deliverHead("alice", uplink: true)
+        first.deliverHead("bob", uplink: true)
+        second.deliverHead("alice", uplink: true)
+        second.deliverHead("bob", uplink: true)
+        first.deliverHead("alice", uplink: false)
+        first.deliverHead("bob", uplink: false)
+        second.deliverHead("bob", uplink: false)
+        second.deliverHead("alice", uplink: false)
+        #expect(first != second)
+        #expect(first.fingerprint() == second.fingerprint())
+    }
+
+    @Test("a keepalive ping and pong cycle returns to the same state (counters left out)")
+    func keepaliveCycle() {
+        var world = stage(["solo"], keepalive: KeepalivePolicy())
+        world.schedule(joinOf: "solo")
+        world.fireHostCall("solo")
+        world.deliverAll()
+        let before = world
+        world.fireFirst(isServerTimer)
+        #expect(world.fingerprint() != before.fingerprint())
+        world.deliverHead("solo", uplink: false)
+        world.deliverHead("solo", uplink: true)
+        world.fireFirst(isServerTimer)
+        world.fireFirst(isWatchdog)
+        #expect(world.clients[0].pingsHeard == before.clients[0].pingsHeard + 1)
+        #expect(world.server.participants[0].pongsHeard == before.server.participants[0].pongsHeard + 1)
+        #expect(world.fingerprint() == before.fingerprint())
+    }
+
+    @Test("a state and its image under swapping two participants are one state under that renaming")
+    func symmetry() {
+        let first = World.joinedAlone("p1", among: ["p1", "p2"])
+        let second = World.joinedAlone("p2", among: ["p1", "p2"])
+        #expect(first.fingerprint() != second.fingerprint())
+        let swapped = second.explorationBytes(nameImages: ["p1": "p2", "p2": "p1"], clientIndexImages: [1, 0])
+        #expect(first.explorationBytes() == swapped)
+        #expect(first.fingerprint() == second.fingerprint(nameImages: ["p1": "p2", "p2": "p1"], clientIndexImages: [1, 0]))
+    }
+
+    @Test("the renaming reaches subscriber stream ids, learned publisher settings and views")
+    func symmetryOfSubscriptions() {
+        func joined(_ names: [String]) -> World {
+            var world = stage(["p1", "p2", "p3"])
+            for (position, name) in names.enumerated() { world.schedule(joinOf: name, at: .milliseconds(UInt64(position) * 10)) }
+            var simulator = Simulator(world: world, seed: 1)
+            simulator.run(until: .seconds(5)) { _, _, _ in }
+            return simulator.world
+        }
+        let first = joined(["p1", "p3"])
+        let second = joined(["p2", "p3"])
+        #expect(first.clients[2].subscribers.map(\.state.stream.streamId) == ["p1-1"])
+        #expect(first.fingerprint() != second.fingerprint())
+        #expect(first.fingerprint() == second.fingerprint(nameImages: ["p1": "p2", "p2": "p1"], clientIndexImages: [1, 0, 2]))
+    }
+
+    @Test("tokens count by their claims and verdict, not their randomized signatures")
+    func tokensByClaims() {
+        let claims = StageKeys.claims(participantId: "p1", stageId: "stage-1")
+        let tokens = [StageKeys.standard.app.sign(claims), StageKeys.standard.app.sign(claims), StageKeys.standard.unknown.sign(claims)]
+        #expect(tokens[0] != tokens[1])
+        let worlds = tokens.map { token in
+            World(stageId: "stage-1", clients: [Client(name: "p1", sdk: .web(SemanticVersion(1, 0, 0)), token: token, strategy: StrategySpec())],
+                  links: [:], defaultLink: LinkConditions(), seed: 1)
+        }
+        #expect(worlds[0].fingerprint() == worlds[1].fingerprint())
+        #expect(worlds[0].fingerprint() != worlds[2].fingerprint())
+    }
+
+    @Test("a fixed run has the same fingerprint in every process")
+    func crossProcess() {
+        var world = stage(["alice", "bob", "carol"], keepalive: KeepalivePolicy())
+        for (position, name) in ["alice", "bob", "carol"].enumerated() { world.schedule(joinOf: name, at: .milliseconds(UInt64(position) * 10)) }
+        var simulator = Simulator(world: world, seed: 1)
+        simulator.run(until: .seconds(7)) { _, _, _ in }
+        #expect(simulator.world.clients.allSatisfy { $0.remoteProperties.count == 2 })
+        #expect(XXH3.hex(simulator.world.fingerprint()) == "0c1fa667a3689db4")
+    }
+}
