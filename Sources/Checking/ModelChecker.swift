@@ -159,7 +159,7 @@ public struct ModelChecker: Sendable {
             writer.nameImages = permutation.nameImages
             writer.clientIndexImages = permutation.clientIndexImages
             writer.write(node.drops)
-            Self.encodeState(node.world, into: &writer)
+            node.world.encodeExplorationState(into: &writer)
             let candidate = StateKey(fingerprint: XXH3.hash64(writer.bytes), bytes: options.exact ? writer.bytes : [])
             images.insert(candidate.fingerprint)
             if best.map({ Self.precedes(candidate, $0) }) ?? true { best = candidate }
@@ -200,10 +200,4 @@ struct PathTable {
 extension Duration {
     /// The duration in seconds, as a reporting figure.
     var totalSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
-
-extension ModelChecker {
-    static func encodeState(_ world: World, into writer: inout CanonicalWriter) {
-        writer.write(String(describing: world))
-    }
 }
