@@ -6,9 +6,13 @@ import StageCore
 /// in every process. Reading is a pure function of the token and the key ring, so each pair is
 /// read once per process.
 struct TokenReading: Sendable {
+    /// Hashed by the token alone: hashing a key ring (public keys) per lookup would cost more
+    /// than the reading saves. Equality still compares the rings, which share storage in a run.
     struct Key: Hashable, Sendable {
         var token: String
         var keyRing: TokenKeyRing
+
+        func hash(into hasher: inout Hasher) { hasher.combine(token) }
     }
 
     /// The claims, or nil when the token cannot be read.
