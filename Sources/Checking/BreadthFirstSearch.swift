@@ -8,22 +8,15 @@ import Synchronization
 /// for any number of workers, and the first violation met is on a shortest path.
 struct BreadthFirstSearch {
     let checker: ModelChecker
-    private var visited: VisitedStates
-    private var paths = PathTable()
-    private var generated = 0
-    private var represented = 1
-    private let clock = ContinuousClock()
+    private var ledger: SearchLedger
 
     init(checker: ModelChecker) {
         self.checker = checker
-        self.visited = VisitedStates(exact: checker.options.exact)
+        self.ledger = SearchLedger(checker: checker)
     }
 
     mutating func run(progress: (CheckProgress) -> Void) -> CheckReport {
-        let start = clock.now
-        let root = checker.root
-        _ = visited.insert(checker.key(of: root).0)
-        var level = [root]
+        var level = [checker.root]
         var depth = 0
         var bound: String?
         var counterexample: Counterexample?
@@ -31,16 +24,12 @@ struct BreadthFirstSearch {
             guard depth < checker.options.maxDepth else { bound = "depth \(checker.options.maxDepth)"; break }
             let (next, found, full) = merge(expand(level))
             depth += 1
-            progress(CheckProgress(generatedStates: generated, distinctStates: visited.count, depth: depth, queued: next.count, seconds: (clock.now - start).totalSeconds))
+            progress(ledger.progress(depth: depth, queued: next.count))
             if let found { counterexample = found; break }
             if full { bound = "\(checker.options.maxStates) states"; break }
             level = next
         }
-        return CheckReport(
-            distinctStates: visited.count, generatedStates: generated, maxDepthReached: depth, boundReached: bound,
-            seconds: (clock.now - start).totalSeconds, counterexample: counterexample, symmetryClasses: checker.symmetry.classes,
-            statesRepresented: represented, collisionProbability: visited.collisionProbability(generated: generated), exact: visited.isExact
-        )
+        return ledger.report(depth: depth, bound: bound, counterexample: counterexample)
     }
 
     /// Every successor of every node of `level`, per slice, skipping states seen in earlier levels.
@@ -49,7 +38,7 @@ struct BreadthFirstSearch {
         let results = Mutex([[ModelChecker.Successor]](repeating: [], count: slices.count))
         let cursor = Mutex(0)
         let checker = checker
-        let visited = visited
+        let visited = ledger.visited
         DispatchQueue.concurrentPerform(iterations: max(1, min(checker.options.jobs, slices.count))) { _ in
             while let slice = Self.claim(cursor, below: slices.count) {
                 var successors: [ModelChecker.Successor] = []
@@ -71,15 +60,13 @@ struct BreadthFirstSearch {
     private mutating func merge(_ slices: [[ModelChecker.Successor]]) -> (next: [ModelChecker.Node], found: Counterexample?, full: Bool) {
         var next: [ModelChecker.Node] = []
         for successor in slices.joined() {
-            generated += 1
+            ledger.generated += 1
             if let violation = successor.violation {
-                return (next, Counterexample(actions: paths.path(to: successor.parent) + [successor.action], violation: violation), false)
+                return (next, Counterexample(actions: ledger.paths.path(to: successor.parent) + [successor.action], violation: violation), false)
             }
-            guard var node = successor.node, visited.insert(successor.key) else { continue }
-            node.id = paths.add(parent: successor.parent, action: successor.action)
-            represented += successor.orbitSize
+            guard let node = ledger.admit(successor) else { continue }
             next.append(node)
-            if visited.count >= checker.options.maxStates { return (next, nil, true) }
+            if ledger.isFull { return (next, nil, true) }
         }
         return (next, nil, false)
     }

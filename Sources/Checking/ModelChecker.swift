@@ -172,6 +172,49 @@ public struct ModelChecker: Sendable {
     }
 }
 
+/// What both searches keep: the visited set, each state's path, and the counts the report gives.
+struct SearchLedger {
+    let checker: ModelChecker
+    var visited: VisitedStates
+    var paths = PathTable()
+    var generated = 0
+    var represented = 1
+    private let clock = ContinuousClock()
+    private let start: ContinuousClock.Instant
+
+    /// A ledger holding the initial world.
+    init(checker: ModelChecker) {
+        self.checker = checker
+        visited = VisitedStates(exact: checker.options.exact)
+        start = clock.now
+        _ = visited.insert(checker.key(of: checker.root).0)
+    }
+
+    var seconds: Double { (clock.now - start).totalSeconds }
+
+    /// Records a successor; returns it as a node to explore, or nil when it was seen before.
+    mutating func admit(_ successor: ModelChecker.Successor) -> ModelChecker.Node? {
+        guard var node = successor.node, visited.insert(successor.key) else { return nil }
+        node.id = paths.add(parent: successor.parent, action: successor.action)
+        represented += successor.orbitSize
+        return node
+    }
+
+    var isFull: Bool { visited.count >= checker.options.maxStates }
+
+    func progress(depth: Int, queued: Int) -> CheckProgress {
+        CheckProgress(generatedStates: generated, distinctStates: visited.count, depth: depth, queued: queued, seconds: seconds)
+    }
+
+    func report(depth: Int, bound: String?, counterexample: Counterexample?) -> CheckReport {
+        CheckReport(
+            distinctStates: visited.count, generatedStates: generated, maxDepthReached: depth, boundReached: bound,
+            seconds: seconds, counterexample: counterexample, symmetryClasses: checker.symmetry.classes,
+            statesRepresented: represented, collisionProbability: visited.collisionProbability(generated: generated), exact: visited.isExact
+        )
+    }
+}
+
 /// The actions from the initial world to a state, followed back through each state's parent.
 struct PathTable {
     private var parents: [Int32] = [-1]

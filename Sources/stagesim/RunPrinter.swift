@@ -36,26 +36,22 @@ struct RunPrinter {
         for (index, event) in run.trace.events.enumerated()
         where verbose || event.category == "host" || event.category == "renderer" || event.category == "subscriber" || flagged[index] != nil {
             let marker = flagged[index] != nil ? "!!" : (event.category == "host" ? "> " : "  ")
-            print("  \(pad(event.time.description, 8)) \(marker) \(pad(event.observer, width))  \(event.detail)")
+            print("  \(event.time.description.padded(to: 8)) \(marker) \(event.observer.padded(to: width))  \(event.detail)")
             for violation in flagged[index] ?? [] { print("           ^^ \(violation.invariant) [\(violation.rules.joined(separator: ", "))]: \(violation.message)") }
         }
     }
 
     func printSummary(_ runs: [ScenarioRun]) {
         let nameWidth = min(64, runs.map { $0.scenario.path.count }.max() ?? 8)
-        print("\n" + pad("scenario", nameWidth) + "  seed        expect  invariants  trace hash        result")
+        print("\n" + "scenario".padded(to: nameWidth) + "  seed        expect  invariants  trace hash        result")
         for run in runs {
             let passedExpectations = run.expectationResults.filter(\.passed).count
             let expect = "\(passedExpectations)/\(run.expectationResults.count)"
             let invariants = run.violations.isEmpty ? "ok" : "\(run.violations.count) broken"
-            print(pad(run.scenario.path, nameWidth) + "  " + pad(String(run.seed), 10) + "  " + pad(expect, 6) + "  "
-                  + pad(invariants, 10) + "  " + XXH3.hex(run.traceHash) + "  " + (run.passed ? "pass" : "FAIL"))
+            print(run.scenario.path.padded(to: nameWidth) + "  " + String(run.seed).padded(to: 10) + "  " + expect.padded(to: 6) + "  "
+                  + invariants.padded(to: 10) + "  " + XXH3.hex(run.traceHash) + "  " + (run.passed ? "pass" : "FAIL"))
         }
         let failed = runs.filter { !$0.passed }.count
         print("\n\(runs.count - failed) passed, \(failed) failed")
-    }
-
-    private func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 }
