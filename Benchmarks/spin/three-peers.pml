@@ -79,6 +79,9 @@
  * announced at most once per observer, at most one join timer is pending per client, the
  * epoch fits its field.
  *
+ * -DNO_SUBSCRIBERS forgets the subscriber slots and session streams after every step, to
+ * measure how many states that bookkeeping adds (README.md).
+ *
  * Build: spin -a [-DDROPS=K] [-DPEERS=2] three-peers.pml && gcc -O2 -DSAFETY -DNOREDUCE -o pan pan.c
  * (add -DBFS and run ./pan -mD for the states within D actions, as `stagesim check --bfs --depth D`)
  */
@@ -183,7 +186,20 @@ chan down[N] = [DOWNCAP] of { byte };   /* service -> client, FIFO */
 /* scratch variables of one step; every step ends with them zeroed (pan's BFS mode does not
    allow `hidden`), so they never tell two states apart */
 byte tk, ta, tx, tp, tj, tb, tn, tsnap, tnot;
+#ifndef NO_SUBSCRIBERS
 #define CLEAR tk = 0; ta = 0; tx = 0; tp = 0; tj = 0; tb = 0; tn = 0; tsnap = 0; tnot = 0
+#else
+/* -DNO_SUBSCRIBERS measures what the OpenTok subscriber slots and session streams add: they
+   never steer the protocol, so forgetting them after every step leaves the behaviour as it
+   is and merges the states that differ only in them */
+#define CLEAR \
+  tp = 0; \
+  do \
+  :: tp < N * N -> rv[tp].slot = SLOT_NONE; rv[tp].layer = 0; rv[tp].sess = STREAM_NEVER; tp++ \
+  :: else -> break \
+  od; \
+  tk = 0; ta = 0; tx = 0; tp = 0; tj = 0; tb = 0; tn = 0; tsnap = 0; tnot = 0
+#endif
 
 /* ---------------- network (World+Network.swift) ---------------- */
 
