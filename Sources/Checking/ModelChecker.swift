@@ -152,19 +152,25 @@ public struct ModelChecker: Sendable {
     /// The state's key: the smallest fingerprint over the symmetry group (with the drops used),
     /// and how many distinct images the state has (its orbit).
     func key(of node: Node) -> (StateKey, Int) {
+        guard symmetry.permutations.count > 1 else { return (encodedKey(of: node, under: symmetry.permutations[0]), 1) }
         var best: StateKey?
         var images = Set<UInt64>()
         for permutation in symmetry.permutations {
-            var writer = CanonicalWriter(reservingCapacity: 4096)
-            writer.nameImages = permutation.nameImages
-            writer.clientIndexImages = permutation.clientIndexImages
-            writer.write(node.drops)
-            node.world.encodeExplorationState(into: &writer)
-            let candidate = StateKey(fingerprint: XXH3.hash64(writer.bytes), bytes: options.exact ? writer.bytes : [])
+            let candidate = encodedKey(of: node, under: permutation)
             images.insert(candidate.fingerprint)
             if best.map({ Self.precedes(candidate, $0) }) ?? true { best = candidate }
         }
         return (best ?? StateKey(fingerprint: 0, bytes: []), images.count)
+    }
+
+    /// The drops used and the world, encoded under one renaming.
+    private func encodedKey(of node: Node, under permutation: Symmetry.Permutation) -> StateKey {
+        var writer = CanonicalWriter(reservingCapacity: 4096)
+        writer.nameImages = permutation.nameImages
+        writer.clientIndexImages = permutation.clientIndexImages
+        writer.write(node.drops)
+        node.world.encodeExplorationState(into: &writer)
+        return StateKey(fingerprint: XXH3.hash64(writer.bytes), bytes: options.exact ? writer.bytes : [])
     }
 
     private static func precedes(_ left: StateKey, _ right: StateKey) -> Bool {

@@ -58,10 +58,13 @@ public struct CanonicalWriter: Sendable {
     /// A participant name (participant id, jti) under the renaming.
     public mutating func writeName(_ name: String) { write(nameImages[name] ?? name) }
 
-    /// A client index under the renaming.
-    public mutating func writeClientIndex(_ index: Int) {
-        write(clientIndexImages.indices.contains(index) ? clientIndexImages[index] : index)
+    /// Where client `index` stands under the renaming (its own index without one).
+    public func image(ofClient index: Int) -> Int {
+        clientIndexImages.indices.contains(index) ? clientIndexImages[index] : index
     }
+
+    /// A client index under the renaming.
+    public mutating func writeClientIndex(_ index: Int) { write(image(ofClient: index)) }
 
     /// Elements whose order carries no meaning, or derives from names: each is encoded alone
     /// (under the same renaming) and they are written sorted by their bytes, after a count.

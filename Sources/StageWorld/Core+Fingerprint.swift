@@ -89,13 +89,14 @@ extension TokenClaims: ExplorationEncodable {
 }
 
 extension TokenKeyRing: ExplorationEncodable {
+    /// The trusted key ids with their origins, and the revoked ids. A ring holds one key per id
+    /// and nothing changes it during a run, so the key material (an x9.63 export per key, per
+    /// state) would add cost and no distinction.
     func encode(to writer: inout CanonicalWriter) {
         writer.write(UInt32(keys.count))
         for key in keys {
             writer.write(key.keyId)
             key.origin.encode(to: &writer)
-            writer.write(UInt32(key.x963Representation.count))
-            for byte in key.x963Representation { writer.write(byte) }
         }
         writer.write(revokedKeyIds)
     }

@@ -44,11 +44,6 @@ extension CanonicalWriter {
         write(Int(Int64(bitPattern: sequence &- origin)))
     }
 
-    /// Where client `index` stands under the renaming (its own index without one).
-    func image(ofClient index: Int) -> Int {
-        clientIndexImages.indices.contains(index) ? clientIndexImages[index] : index
-    }
-
     /// A stream id built as `<participant id>-<announcement>` (the subscriber model's ids):
     /// the participant id goes through the renaming, the announcement as it is; any other id
     /// is written whole.

@@ -83,7 +83,8 @@ struct CheckCommand: ParsableCommand {
         ]
         let text = CounterexampleFile.text(original: original, counterexample: counterexample, steps: steps, header: header)
         do {
-            try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent.isEmpty ? "." : (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let directory = (target as NSString).deletingLastPathComponent
+            try FileManager.default.createDirectory(atPath: directory.isEmpty ? "." : directory, withIntermediateDirectories: true)
             try Data(text.utf8).write(to: URL(fileURLWithPath: target), options: .atomic)
         } catch {
             throw ValidationError("cannot write the counterexample to \(target): \(error.localizedDescription)")

@@ -77,3 +77,35 @@ struct ScheduleTests {
         #expect(checked.network == LinkConditions(lossProbability: 0.1))
     }
 }
+
+/// `keepalive: off`: small models for the checker have no pings and no watchdog (SIG-6 off).
+@Suite("Keepalive off")
+struct KeepaliveOffTests {
+    let text = """
+    name: k
+    covers: [SIG-6]
+    duration: 30s
+    keepalive: KEEPALIVE
+    participants:
+      - name: alice
+    steps:
+      - {at: 0s, participant: alice, call: join}
+
+    """
+
+    @Test("with keepalive off no ping is sent and no timer stays pending; with it on, pings flow")
+    func noPings() throws {
+        let off = ScenarioRunner.run(try ScenarioLoader.parse(text.replacingOccurrences(of: "KEEPALIVE", with: "off"), path: "k.yaml"))
+        #expect(off.finalWorld.pending.isEmpty)
+        #expect(!off.trace.jsonLines.contains(#"\"type\":\"ping\""#))
+        let on = ScenarioRunner.run(try ScenarioLoader.parse(text.replacingOccurrences(of: "KEEPALIVE", with: "{pingInterval: 2s, pongTimeout: 2s}"), path: "k.yaml"))
+        #expect(on.trace.jsonLines.contains(#"\"type\":\"ping\""#))
+    }
+
+    @Test("any other scalar is an error at the value")
+    func badValue() {
+        #expect(throws: ScenarioError(file: "k.yaml", line: 4, column: 12, message: "keepalive takes a mapping {pingInterval, pongTimeout} or 'off'")) {
+            try ScenarioLoader.parse(text.replacingOccurrences(of: "KEEPALIVE", with: "never"), path: "k.yaml")
+        }
+    }
+}
