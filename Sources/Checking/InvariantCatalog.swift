@@ -9,7 +9,7 @@ public enum InvariantCatalog {
             JoinLeaveOrderMonitor(), StreamAccountingMonitor(), SubscribeAnswerMonitor(),
             PublishCapabilityMonitor(), SilentRefreshMonitor(), VisibilityMonitor(), SubscriberLifecycleMonitor(),
             CapabilityChangeMonitor(), ExchangeImmutabilityMonitor(),
-            ConvergenceMonitor(settle: settle),
+            ConvergenceMonitor(settle: settle), LiveConnectionMonitor(),
         ]
     }
 }

@@ -33,6 +33,11 @@ public enum Mutant: String, CaseIterable, Sendable {
     case keepGoneRemotesOnReconnect = "keep-gone-remotes-on-reconnect"
     /// VIS-3: a reconnect hides metadata updates missed while away from mobile >= 1.37.0.
     case staleMetadataAfterReconnect = "stale-metadata-after-reconnect"
+    /// NET-3, RND-5: a reconnect the service refuses reports `disconnected` and keeps the
+    /// remotes' streams, the local publish and the subscribers.
+    case keepViewOnRefusedReconnect = "keep-view-on-refused-reconnect"
+    /// SIG-6: frames in flight on a connection the service closed are still delivered.
+    case framesOutliveClosedConnection = "frames-outlive-closed-connection"
 }
 
 /// The switch for mutants. Only builds with the `MUTANTS` condition (debug builds) can turn

@@ -178,9 +178,7 @@ public struct Client: Hashable, Sendable {
             sendJoinAttempt(number + 1, now: now, into: &output)
             return output
         }
-        joinAttempt = nil
-        view.local.connectionState = .disconnected
-        output.events.append(.connectionStateChanged(.disconnected, StageError(code: .failed, category: .join, isFatal: true)))
+        disconnect(error: StageError(code: .failed, category: .join, isFatal: true), into: &output)
         output.messages.append(.leave)
         return output
     }
@@ -195,7 +193,8 @@ public struct Client: Hashable, Sendable {
     }
 
     /// Ends the session on this side: every remote and the local participant leave the
-    /// renderers (RND-5), then the connection state becomes disconnected with `error`.
+    /// renderers (RND-5), then the connection state becomes disconnected with `error`. Every
+    /// path to `disconnected` (leave, give-up, refusal, ejection, FAILED) goes through here.
     mutating func disconnect(error: StageError?, into output: inout Output) {
         if view.local.connectionState == .connected || reconnectAttempt != nil {
             output.apply(Reconciler.localLeave(&view), from: self)
@@ -284,10 +283,15 @@ public struct Client: Hashable, Sendable {
         return output
     }
 
+    /// The service refused a join. A refused reconnect (NET-3) ends the session exactly as
+    /// giving up does: streams removed, everyone leaves, then `disconnected` with the error.
     private mutating func joinRejected(_ error: StageError) -> Output {
-        view.local.connectionState = .disconnected
-        joinAttempt = nil
-        return Output(events: [.connectionStateChanged(.disconnected, error)], messages: [])
+        var output = Output()
+        if Mutants.isOn(.keepViewOnRefusedReconnect) {
+            reconnectAttempt = nil
+        }
+        disconnect(error: error, into: &output)
+        return output
     }
 
     /// A remote connected: the strategy is asked at once (STR-1); nothing is rendered until it

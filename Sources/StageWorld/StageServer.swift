@@ -18,6 +18,12 @@ public struct ServerParticipant: Hashable, Sendable {
     public var pongsHeard = 0
 }
 
+/// One client connection as the stage service holds it: the client and its connection number.
+public struct ServiceConnection: Hashable, Sendable {
+    public var clientIndex: Int
+    public var epoch: Int
+}
+
 /// The stage service: token verification on join and exchange, the participant registry,
 /// publish capacity, and fan-out of join/publish/update/leave notifications to every other
 /// connected client (STG, TOK-1, TOK-3, TOK-10).
@@ -64,6 +70,11 @@ public struct StageServer: Hashable, Sendable {
 
     func reply(_ message: WireMessage, to clientIndex: Int) -> Outgoing {
         Outgoing(clientIndex: clientIndex, message: message, epoch: epoch(ofClient: clientIndex))
+    }
+
+    /// The client connections the service holds open now, in participant order (SIG-6, NET-3).
+    public var connections: [ServiceConnection] {
+        participants.map { ServiceConnection(clientIndex: $0.clientIndex, epoch: $0.epoch) }
     }
 
     public var publisherCount: Int { participants.filter { !$0.publishedStreams.isEmpty }.count }

@@ -51,6 +51,37 @@ extension World {
         network.resetOrder(clientIndex: clientIndex, now: now)
     }
 
+    /// The stage service closed a connection: every frame still in flight on it, either way,
+    /// dies with it (SIG-6: a frame never outlives its connection). The receivers then wait
+    /// for the oldest frame still outstanding on each direction. Returns a `discarded` event
+    /// per frame, at its receiver.
+    mutating func closeConnection(_ connection: ServiceConnection) -> [TraceEvent] {
+        func belongs(_ envelope: Envelope) -> Bool {
+            envelope.clientIndex == connection.clientIndex && envelope.epoch == connection.epoch
+        }
+        let dying = pending.entries.compactMap { entry -> Envelope? in
+            guard case .delivery(let envelope) = entry.payload, belongs(envelope) else { return nil }
+            return envelope
+        }
+        pending.removeAll { payload in
+            guard case .delivery(let envelope) = payload else { return false }
+            return belongs(envelope)
+        }
+        var trace = dying.map { TraceEvent(time: now, observer: observerName($0.to), kind: .discarded(frame: $0.frame)) }
+        for uplink in [false, true] {
+            let slot = Network.direction(clientIndex: connection.clientIndex, uplink: uplink)
+            trace += network.directions[slot].held.filter(belongs).map { TraceEvent(time: now, observer: observerName($0.to), kind: .discarded(frame: $0.frame)) }
+            network.directions[slot].held.removeAll(where: belongs)
+            let outstanding = pending.entries.compactMap { entry -> UInt64? in
+                guard case .delivery(let envelope) = entry.payload, envelope.sequence != 0,
+                      envelope.clientIndex == connection.clientIndex, envelope.isUplink == uplink else { return nil }
+                return envelope.sequence
+            } + network.directions[slot].held.map(\.sequence)
+            network.directions[slot].nextExpected = outstanding.min() ?? network.directions[slot].nextSent
+        }
+        return trace
+    }
+
     /// Whether a partition or outage makes this transmission fail when it would arrive (NET-2).
     public func isCut(_ envelope: Envelope, at time: VirtualTime) -> Bool {
         !faults.partitions.isEmpty

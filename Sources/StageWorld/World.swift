@@ -95,7 +95,7 @@ public struct World: Hashable, Sendable {
             let (changed, trace) = input(index) { $0.handle(timer, now: time) }
             return changed ? [TraceEvent(time: now, observer: clients[index].name, kind: .timerFired(timer))] + trace : []
         case .serverTimer(let timer):
-            return serverOutput(server.handle(timer))
+            return serve { $0.handle(timer) }
         case .delivery(let envelope):
             let (ready, trace) = reassemble(envelope)
             return trace + (ready.map { deliver($0, host: host) } ?? [])
@@ -119,7 +119,8 @@ public struct World: Hashable, Sendable {
         switch envelope.to {
         case .server:
             guard server.accepts(message, from: envelope.clientIndex, epoch: envelope.epoch) else { return discarded }
-            return [delivered] + serverOutput(server.handle(message, from: envelope.clientIndex, epoch: envelope.epoch, now: now))
+            let time = now
+            return [delivered] + serve { $0.handle(message, from: envelope.clientIndex, epoch: envelope.epoch, now: time) }
         case .client(let index):
             guard envelope.epoch == clients[index].epoch || envelope.epoch == Envelope.currentConnection else { return discarded }
             let answers = strategy(forClient: index, host: host)
@@ -127,15 +128,26 @@ public struct World: Hashable, Sendable {
         }
     }
 
-    /// Sends what the stage service answered, sets its timers, and records what changed.
-    private mutating func serverOutput(_ reply: StageServer.Reply) -> [TraceEvent] {
+    /// Lets the stage service handle an input. Connections it closed doing so (a leave, an
+    /// ejection, a connection replaced by a rejoin) take their frames in flight with them
+    /// (SIG-6); then what it answered is sent, its timers set, and what changed recorded.
+    private mutating func serve(_ handle: (inout StageServer) -> StageServer.Reply) -> [TraceEvent] {
+        let connectionsBefore = server.connections
+        let reply = handle(&server)
+        var trace: [TraceEvent] = []
+        let connectionsAfter = server.connections
+        if connectionsAfter != connectionsBefore && !Mutants.isOn(.framesOutliveClosedConnection) {
+            for closed in connectionsBefore where !connectionsAfter.contains(closed) {
+                trace += closeConnection(closed)
+            }
+        }
         for outgoing in reply.outgoing {
             send(Envelope(from: .server, to: .client(outgoing.clientIndex), message: outgoing.message, epoch: outgoing.epoch, channelId: server.stageId))
         }
         for timer in reply.timers {
             pending.schedule(.serverTimer(timer), at: now + timer.delay(server.keepalive))
         }
-        return reply.events.map { TraceEvent(time: now, observer: "server", kind: .service($0)) }
+        return trace + reply.events.map { TraceEvent(time: now, observer: "server", kind: .service($0)) }
     }
 
     /// Lets one client handle an input, sends what it asks for, and returns its trace events

@@ -1,0 +1,64 @@
+import Simulation
+import StageCore
+import StageWorld
+
+/// SIG-6, NET-3: a client that believes it is connected is on a connection the stage service
+/// holds open. It never becomes `connected` on a connection the service has closed (a frame
+/// never outlives its connection), and once the service closes the connection it is on, it
+/// notices within its keepalive watchdog (ping interval + pong timeout) at the latest. With
+/// keepalive off nothing can notice a silent close, so only the first half is checked.
+public struct LiveConnectionMonitor: InvariantMonitor {
+    public let name = "connected-on-a-live-connection"
+    public let summary = "a client is connected only on a connection the stage service holds, and notices a closed one within its keepalive watchdog"
+    public let rules = ["SIG-6", "NET-3"]
+    /// Per client index: since when it has believed itself connected on a closed connection.
+    private var closedSince: [Int: VirtualTime] = [:]
+    /// Clients already reported for the current disagreement (one violation per episode).
+    private var reported: Set<Int> = []
+
+    public init() {}
+
+    public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
+        var found: [Violation] = []
+        if case .renderer(.connectionStateChanged(.connected, _)) = event.kind,
+           let client = world.clientIndex(named: event.observer), !Self.holds(world, client) {
+            found.append(violation(event, index: index, "became connected on connection \(world.clients[client].epoch), which the stage service has closed"))
+        }
+        guard world.server.keepalive.isEnabled else { return found }
+        for client in world.clients.indices {
+            guard let message = overdue(client, world: world, at: event.time) else { continue }
+            found.append(Violation(invariant: name, rules: rules, time: event.time, observer: world.clients[client].name, eventIndex: index, message: message))
+        }
+        return found
+    }
+
+    public func finish(world: World) -> [Violation] {
+        guard world.server.keepalive.isEnabled else { return [] }
+        var monitor = self
+        return world.clients.indices.compactMap { client in
+            monitor.overdue(client, world: world, at: world.now).map {
+                Violation(invariant: name, rules: rules, time: world.now, observer: world.clients[client].name, eventIndex: nil, message: $0)
+            }
+        }
+    }
+
+    /// Whether the service holds the connection the client is on.
+    private static func holds(_ world: World, _ client: Int) -> Bool {
+        let epoch = world.clients[client].epoch
+        return world.server.participants.contains { $0.clientIndex == client && $0.epoch == epoch }
+    }
+
+    /// Tracks one client's disagreement; the message when it has lasted past the watchdog.
+    private mutating func overdue(_ client: Int, world: World, at time: VirtualTime) -> String? {
+        guard world.clients[client].view.local.connectionState == .connected, !Self.holds(world, client) else {
+            closedSince[client] = nil
+            reported.remove(client)
+            return nil
+        }
+        let since = closedSince[client] ?? time
+        closedSince[client] = since
+        let watchdog = world.server.keepalive.clientWatchdog
+        guard time - since > watchdog, reported.insert(client).inserted else { return nil }
+        return "connected since \(since) on connection \(world.clients[client].epoch), which the stage service has closed, longer than the keepalive watchdog (\(watchdog))"
+    }
+}
