@@ -35,6 +35,8 @@ public final class Stage {
 
     /// Set by `StageSimulation.add(_:link:)`.
     weak var simulation: StageSimulation?
+    /// The streams the strategy returned when last asked (STR-4): the ones a mute applies to.
+    var returnedStreams: [LocalStageStream] = []
 
     /// STG-1: a stage for the token's participant. The token is checked when the stage joins
     /// (TOK-1): a bad token is reported as a connection error to the renderers, not thrown here.
@@ -75,6 +77,13 @@ public final class Stage {
     public func exchangeToken(_ newToken: String) {
         token = newToken
         try? simulation?.schedule(.exchangeToken(newToken), for: self)
+    }
+
+    /// LST-1: a stream this stage's strategy returned was muted or unmuted; when it is still
+    /// among the streams last returned, the stage hears it now, with no refreshStrategy.
+    func streamMuteChanged(_ stream: LocalStageStream) {
+        guard returnedStreams.contains(where: { $0 === stream }) else { return }
+        try? simulation?.schedule(.setMuted(stream.kind, stream.isMuted), for: self)
     }
 
     /// STR-5: asks the strategy again and applies only what changed. Does nothing on a stage

@@ -26,23 +26,44 @@ public protocol StageStrategy: AnyObject {
 /// deterministic strategy), so returning a *new* object after `refreshStrategy()` is seen as a
 /// new instance carrying its own mute state (LST-2).
 ///
-/// Mute: `setMuted(_:)` may be called before or after the stream is returned (LST-1). For now
-/// the new state reaches the stage at the next `Stage.refreshStrategy()`, through the streams
-/// the strategy returns then; immediate propagation of `setMuted` through the simulated network
-/// is not wired into this API yet.
+/// Mute (LST-1): `setMuted(_:)` may be called before or after the stream is returned. Before,
+/// the state simply travels with the stream when the strategy returns it. After, the change
+/// reaches the stage at once, with no `refreshStrategy()`: each stage whose strategy last
+/// returned this object gets a `setMuted` host call at the simulation's current virtual time,
+/// and remote renderers hear `didChangeMutedStreams` (RND-6).
 public final class LocalStageStream {
     /// What the stream carries.
     public let kind: MediaKind
     /// Whether the stream is muted now (as last set on this object).
     public private(set) var isMuted: Bool
+    /// The stages whose strategies have returned this object (weak: a stream never keeps a
+    /// stage alive), in the order they first did.
+    private var owners: [WeakStage] = []
 
     public init(kind: MediaKind, isMuted: Bool = false) {
         self.kind = kind
         self.isMuted = isMuted
     }
 
-    /// Mutes or unmutes this stream (LST-1); see the type's note on when the stage hears it.
-    public func setMuted(_ muted: Bool) { isMuted = muted }
+    /// Mutes or unmutes this stream (LST-1); a change reaches every stage currently publishing
+    /// it at once.
+    public func setMuted(_ muted: Bool) {
+        guard muted != isMuted else { return }
+        isMuted = muted
+        for owner in owners { owner.stage?.streamMuteChanged(self) }
+    }
+
+    /// A stage's strategy returned this object (STR-4).
+    func returned(by stage: Stage) {
+        owners.removeAll { $0.stage == nil }
+        guard !owners.contains(where: { $0.stage === stage }) else { return }
+        owners.append(WeakStage(stage: stage))
+    }
+}
+
+/// A weak reference to a stage, so a stream never keeps one alive.
+private struct WeakStage {
+    weak var stage: Stage?
 }
 
 /// Numbers `LocalStageStream` objects in first-seen order. It keeps every numbered object
@@ -79,6 +100,9 @@ struct StrategyAdapter: StrategyAnswers {
     }
 
     func streamsToPublish(for participant: ParticipantInfo) -> [LocalStream] {
-        stage.strategy.stage(stage, streamsToPublishForParticipant: participant).map(numbering.core)
+        let streams = stage.strategy.stage(stage, streamsToPublishForParticipant: participant)
+        stage.returnedStreams = streams
+        for stream in streams { stream.returned(by: stage) }
+        return streams.map(numbering.core)
     }
 }

@@ -281,6 +281,48 @@ struct StageSDKTests {
         #expect(simulation.violations.isEmpty, "seed \(simulation.seed): \(simulation.violations)")
     }
 
+    @Test("setMuted reaches the stage at once, with no refreshStrategy; remote renderers hear it (LST-1, RND-6)")
+    func muteIsInstant() throws {
+        let (simulation, aliceStrategy, alice, bob) = try aliceAndBobJoined(seed: 9)
+        let before = bob.renderer.events.count
+
+        aliceStrategy.microphone.setMuted(true)
+        try simulation.run(for: .seconds(1))
+        #expect(Array(bob.renderer.events[before...]) == [.muted("alice", [StageStream(participantId: "alice", kind: .audio, isMuted: true)])])
+
+        aliceStrategy.camera.setMuted(true)
+        aliceStrategy.camera.setMuted(false)
+        aliceStrategy.microphone.setMuted(false)
+        try simulation.run(for: .seconds(1))
+        #expect(Array(bob.renderer.events[before...]) == [
+            .muted("alice", [StageStream(participantId: "alice", kind: .audio, isMuted: true)]),
+            .muted("alice", [StageStream(participantId: "alice", kind: .video, isMuted: true)]),
+            .muted("alice", [StageStream(participantId: "alice", kind: .video, isMuted: false)]),
+            .muted("alice", [StageStream(participantId: "alice", kind: .audio, isMuted: false)]),
+        ])
+        #expect(!simulation.trace.events.contains { $0.kind == .hostCall(.refreshStrategy) })
+        #expect(simulation.violations.isEmpty, "seed \(simulation.seed): \(simulation.violations)")
+    }
+
+    @Test("a stream the strategy no longer returns mutes nothing; the one it returns mutes at once (LST-1, LST-2)")
+    func muteOnlyCurrentStreams() throws {
+        let (simulation, aliceStrategy, alice, bob) = try aliceAndBobJoined(seed: 9)
+        let old = aliceStrategy.microphone
+        aliceStrategy.microphone = LocalStageStream(kind: .audio)
+        alice.stage.refreshStrategy()
+        try simulation.run(for: .seconds(1))
+        let before = bob.renderer.events.count
+
+        old.setMuted(true)
+        try simulation.run(for: .seconds(1))
+        #expect(bob.renderer.events.count == before)
+
+        aliceStrategy.microphone.setMuted(true)
+        try simulation.run(for: .seconds(1))
+        #expect(Array(bob.renderer.events[before...]) == [.muted("alice", [StageStream(participantId: "alice", kind: .audio, isMuted: true)])])
+        #expect(simulation.violations.isEmpty, "seed \(simulation.seed): \(simulation.violations)")
+    }
+
     @Test("an expired token is reported to the renderer as a connection error (STG-2, TOK-1)")
     func expiredToken() throws {
         let simulation = StageSimulation(seed: 1, stageId: "demo")
