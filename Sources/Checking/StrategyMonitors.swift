@@ -22,15 +22,23 @@ public struct PublishCapabilityMonitor: InvariantMonitor {
     }
 }
 
-/// STR-5: a refreshStrategy whose answers are all unchanged changes nothing and emits nothing.
+/// STR-5: a refreshStrategy whose answers are all unchanged changes nothing and emits
+/// nothing, with one exception: a refresh re-applies the desired state, so a publish that
+/// errored (STAGE_AT_CAPACITY, STG-4) is retried, and `publishState -> attemptingPublish` of
+/// that publish is the one event it may emit. Conversely a refresh, changed or not, never
+/// leaves a wanted publish errored.
 public struct SilentRefreshMonitor: InvariantMonitor {
     public let name = "unchanged-refresh-is-silent"
-    public let summary = "a refresh whose answers are all unchanged emits no renderer event"
-    public let rules = ["STR-5"]
+    public let summary = "a refresh whose answers are all unchanged emits no renderer event but the retry of an errored publish, which every refresh makes"
+    public let rules = ["STR-5", "STG-4"]
     /// The observer whose refresh just reported no change; its renderer must stay quiet until
     /// the next input.
     private var quietObserver: String?
     private var refreshingObserver: String?
+    /// Observers whose own publish had errored when their current refresh began.
+    private var erroredAtRefresh: Set<String> = []
+    /// Each observer's own publish state, as its renderers were last told.
+    private var localPublishState: [String: PublishState] = [:]
 
     public init() {}
 
@@ -39,17 +47,31 @@ public struct SilentRefreshMonitor: InvariantMonitor {
         case .hostCall(.refreshStrategy):
             refreshingObserver = event.observer
             quietObserver = nil
+            erroredAtRefresh = localPublishState[event.observer] == .errored ? [event.observer] : []
         case .strategyQueried(let report):
-            quietObserver = (refreshingObserver == event.observer && !report.anythingChanged) ? event.observer : nil
+            let refreshed = refreshingObserver == event.observer
+            quietObserver = (refreshed && !report.anythingChanged) ? event.observer : nil
             refreshingObserver = nil
-        case .renderer(let renderer) where event.observer == quietObserver:
-            return [violation(event, index: index, "refreshStrategy with unchanged answers emitted \(renderer.name)")]
-        case .renderer:
-            break
+            if refreshed, let client = world.clientIndex(named: event.observer).map({ world.clients[$0] }),
+               client.view.local.publishTarget && client.view.local.publishState == .errored {
+                return [violation(event, index: index, "refreshStrategy left the errored publish of \(event.observer) unretried")]
+            }
+        case .renderer(let renderer):
+            return observe(renderer, event, index: index)
         default:
             refreshingObserver = nil
             quietObserver = nil
         }
         return []
+    }
+
+    private mutating func observe(_ renderer: RendererEvent, _ event: TraceEvent, index: Int) -> [Violation] {
+        var isRetry = false
+        if case .publishStateChanged(let who, let state, _) = renderer, who.isLocal {
+            isRetry = state == .attemptingPublish && erroredAtRefresh.remove(event.observer) != nil
+            localPublishState[event.observer] = state
+        }
+        guard event.observer == quietObserver, !isRetry else { return [] }
+        return [violation(event, index: index, "refreshStrategy with unchanged answers emitted \(renderer.name)")]
     }
 }

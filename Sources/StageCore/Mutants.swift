@@ -38,6 +38,8 @@ public enum Mutant: String, CaseIterable, Sendable {
     case keepViewOnRefusedReconnect = "keep-view-on-refused-reconnect"
     /// SIG-6: frames in flight on a connection the service closed are still delivered.
     case framesOutliveClosedConnection = "frames-outlive-closed-connection"
+    /// STR-5, STG-4: a refresh does not retry a publish that errored (STAGE_AT_CAPACITY).
+    case noRetryOfErroredPublish = "no-retry-of-errored-publish"
 }
 
 /// The switch for mutants. Only builds with the `MUTANTS` condition (debug builds) can turn

@@ -155,7 +155,8 @@ public enum Reconciler {
     public static func reconcileLocal(_ view: inout StageView, into plan: inout ReconcilePlan) {
         let info = view.local.info
         let target = view.local.publishTarget
-        if target && !view.local.isPublishingOrAttempting {
+        let retryBlocked = Mutants.isOn(.noRetryOfErroredPublish) && view.local.publishState == .errored
+        if target && !view.local.isPublishingOrAttempting && !retryBlocked {
             plan.commands.append(.publish(view.local.streams))
             view.local.publishedStreams = view.local.streams
             view.local.publishState = .attemptingPublish

@@ -235,6 +235,7 @@ public struct Client: Hashable, Sendable {
             view.local.publishState = .errored
             view.local.publishedStreams = []
             output.events.append(.publishStateChanged(view.local.info, .errored, error))
+            output.errors.append(SDKErrorReport(operation: "publish", error: error, reason: "the stage service refused the publish"))
         case .participantJoined(let info, _):
             remoteJoined(info, strategy: strategy)
         case .participantPublished(let snapshot):
