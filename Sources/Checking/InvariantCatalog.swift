@@ -7,7 +7,7 @@ public enum InvariantCatalog {
     public static func all(settle: VirtualDuration = .seconds(5)) -> [any InvariantMonitor] {
         [
             JoinLeaveOrderMonitor(), StreamAccountingMonitor(), SubscribeAnswerMonitor(),
-            PublishCapabilityMonitor(), SilentRefreshMonitor(), VisibilityMonitor(), SubscriberLifecycleMonitor(),
+            PublishCapabilityMonitor(), SilentRefreshMonitor(), VisibilityMonitor(), SubscriberLifecycleMonitor(), SubscriberVideoMonitor(),
             CapabilityChangeMonitor(), ExchangeImmutabilityMonitor(),
             ConvergenceMonitor(settle: settle), LiveConnectionMonitor(),
         ]

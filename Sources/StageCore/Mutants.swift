@@ -40,6 +40,12 @@ public enum Mutant: String, CaseIterable, Sendable {
     case framesOutliveClosedConnection = "frames-outlive-closed-connection"
     /// STR-5, STG-4: a refresh does not retry a publish that errored (STAGE_AT_CAPACITY).
     case noRetryOfErroredPublish = "no-retry-of-errored-publish"
+    /// RND-4 + SUB-5: an OpenTok subscriber keeps `subscribeToVideo` on under an audioOnly
+    /// answer given before it connected, so it reports video layers and quality events.
+    case videoEventsUnderAudioOnly = "video-events-under-audio-only"
+    /// SUB-4: the service ejects a publisher whose connection dropped at once, so its
+    /// subscribers see the stream destroyed (and a new one) instead of a disconnect/reconnect.
+    case ejectDroppedPublisherAtOnce = "eject-dropped-publisher-at-once"
 }
 
 /// The switch for mutants. Only builds with the `MUTANTS` condition (debug builds) can turn

@@ -24,11 +24,11 @@ extension Client {
     /// publisher's join announces its stream, a subscription being attempted subscribes,
     /// `subscribed` starts media, a lost connection drops every subscriber's media and the
     /// reconnect restores it (or the stream is destroyed), a remote video mute disables video
-    /// (publisherPropertyChanged), a downgrade to audio-only or back changes the subscriber's
-    /// own video property (subscriberPropertyChanged), and a leave destroys the stream (the
-    /// subscription ending with it is the stream's end, not an unsubscribe).
+    /// (publisherPropertyChanged), the subscription type sets the subscriber's own video
+    /// property (subscriberPropertyChanged, `followSubscribeType`), and a leave destroys the
+    /// stream (the subscription ending with it is the stream's end, not an unsubscribe).
     mutating func followSubscribers(_ output: Output, now: VirtualTime) -> [SubscriberTraceEvent] {
-        guard !output.events.isEmpty else { return [] }
+        guard !output.events.isEmpty || !output.messages.isEmpty else { return [] }
         var found: [SubscriberTraceEvent] = []
         var reconnectedNow = false
         let leaving = Set(output.events.compactMap { event -> String? in
@@ -63,6 +63,32 @@ extension Client {
                 }
             }
         }
+        return found + followSubscribeType()
+    }
+
+    /// RND-4 + SUB-5: `subscribeToVideo` follows the subscription the SDK holds. Under
+    /// audioOnly it is off from the moment the subscription is asked for (so an audio-only
+    /// subscriber never reports layers or quality, and is told once at connect that its own
+    /// property keeps video off) and goes off at once on a downgrade; back under audioVideo it
+    /// comes on when the video stream is added again (or at once while media is not flowing,
+    /// or when the publisher sends no video).
+    private mutating func followSubscribeType() -> [SubscriberTraceEvent] {
+        var found: [SubscriberTraceEvent] = []
+        for index in subscribers.indices where subscribers[index].isActive {
+            guard let remote = view[subscribers[index].publisherId] else { continue }
+            let state = subscribers[index].state
+            switch remote.requested {
+            case .audioOnly where state.subscribeToVideo:
+                if Mutants.isOn(.videoEventsUnderAudioOnly) && state.phase != .connected { continue }
+                found += emit(index, subscribers[index].state.setSubscribeToVideo(false))
+            case .audioVideo where !state.subscribeToVideo:
+                let videoBack = state.phase != .connected || remote.addedStreams.contains { $0.kind == .video }
+                    || !remote.publishedStreams.contains { $0.kind == .video }
+                if videoBack { found += emit(index, subscribers[index].state.setSubscribeToVideo(true)) }
+            default:
+                continue
+            }
+        }
         return found
     }
 
@@ -78,10 +104,6 @@ extension Client {
         case .didChangeMutedStreams(_, let streams):
             guard let video = streams.first(where: { $0.kind == .video }) else { return [] }
             return emit(index, subscribers[index].state.publisherVideoChanged(enabled: !video.isMuted))
-        case .didRemoveStreams(_, let streams) where streams.map(\.kind) == [.video] && view[info.participantId]?.requested == .audioOnly:
-            return emit(index, subscribers[index].state.setSubscribeToVideo(false))
-        case .didAddStreams(_, let streams) where streams.map(\.kind) == [.video] && subscribers[index].state.phase == .connected:
-            return emit(index, subscribers[index].state.setSubscribeToVideo(true))
         default:
             return []
         }

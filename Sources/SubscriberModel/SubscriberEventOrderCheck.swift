@@ -12,6 +12,8 @@
 ///   second `subscriberVideoDisabled(r)` while one is open; `qualityChanged` disable only
 ///   after an open `subscriberVideoDisableWarning` and never in a relayed session (when
 ///   `begin` gave the mode); a warning is lifted only while open, never sent twice while open.
+/// - RND-4 + SUB-5: while a `subscriberVideoDisabled(subscriberPropertyChanged)` is open (the
+///   subscriber asks for no video), no layer change, quality warning or `qualityChanged` event.
 /// - SUB-6: no `qualityChanged` disable when the stream's `audioFallbackEnabled` is false. The
 ///   stream is learnt from `begin`, or from a `streamCreated` / `streamDestroyed` event.
 ///
@@ -69,6 +71,9 @@ public struct SubscriberEventOrderCheck: Sendable {
     }
 
     private func check(_ event: SubscriberEvent, _ track: inout Track, _ flag: (String, String) -> Void) {
+        if track.disabled.contains(.subscriberPropertyChanged), Self.isVideoReport(event) {
+            flag("SUB-5", "\(event) while the subscriber does not subscribe to video")
+        }
         switch event {
         case .streamCreated(let stream):
             if track.stream == nil { track.stream = stream }
@@ -122,6 +127,17 @@ public struct SubscriberEventOrderCheck: Sendable {
             track.warned = false
         case .subscriberVideoLayerChanged:
             break
+        }
+    }
+
+    /// Events about video the subscriber receives: its layer and the quality fallback.
+    public static func isVideoReport(_ event: SubscriberEvent) -> Bool {
+        switch event {
+        case .subscriberVideoLayerChanged, .subscriberVideoDisableWarning, .subscriberVideoDisableWarningLifted,
+             .subscriberVideoDisabled(.qualityChanged), .subscriberVideoEnabled(.qualityChanged):
+            true
+        default:
+            false
         }
     }
 }

@@ -20,12 +20,13 @@ extension SubscriberState {
 
     /// SUB-5 `qualityChanged`, SUB-6, SUB-8: a link sample while media flows. It always
     /// updates the bandwidth used for layer choice; it drives quality fallback only in routed
-    /// mode for a publisher with `audioFallbackEnabled`.
+    /// mode for a publisher with `audioFallbackEnabled`, and only while the subscriber asks
+    /// for video (an audio-only subscriber has no video to fall back from, RND-4).
     mutating func linkQualityStep(bandwidth: UInt64, loss: Double, at: UInt64) -> SubscriberStep {
         guard phase == .connected else { return ignoredInPhase("linkQuality", expected: "connected") }
         bandwidthBitsPerSecond = bandwidth
         var events: [SubscriberEvent] = []
-        if qualityFallbackApplies {
+        if qualityFallbackApplies && subscribeToVideo {
             let verdict = policy.classify(
                 bandwidthBitsPerSecond: bandwidth, lossRatio: loss, lowestBitsPerSecond: lowestLayerBitsPerSecond)
             // Warnings come from the fallback stage itself; disable / enable are announced
@@ -38,7 +39,8 @@ extension SubscriberState {
     }
 
     /// While media flows, tells the app every video-disable cause that started or ended since
-    /// it was last told, then the received layer if it changed. Sends nothing otherwise.
+    /// it was last told, then the received layer if it changed and the subscriber asks for
+    /// video (RND-4: no layer reports under `subscribeToVideo = false`). Sends nothing otherwise.
     mutating func announcePending() -> [SubscriberEvent] {
         guard phase == .connected else { return [] }
         var events: [SubscriberEvent] = []
@@ -53,7 +55,7 @@ extension SubscriberState {
             }
         }
         let layer = receivedLayer
-        if layer != announcedLayer {
+        if subscribeToVideo && layer != announcedLayer {
             announcedLayer = layer
             events.append(.subscriberVideoLayerChanged(layer))
         }

@@ -83,7 +83,7 @@ struct SubscriberPropertyTests {
                 // Model-level invariants alongside the event order.
                 if state.phase == .connected {
                     #expect(Set(state.videoDisabledReasons) == state.announcedVideoDisabled)
-                    #expect(state.announcedLayer == state.receivedLayer)
+                    #expect(!state.subscribeToVideo || state.announcedLayer == state.receivedLayer)
                 }
                 if !state.qualityFallbackApplies {
                     #expect(state.quality.stage == .good)

@@ -89,14 +89,39 @@ struct SubscriberVideoTests {
         #expect(state.isAudioReceived)
     }
 
+    @Test("RND-4 + SUB-5: with subscribeToVideo off, no layer change and no quality event; back on, the layer is reported")
+    func noVideoReportsWhileNotSubscribingToVideo() {
+        var state = SubscriberState(stream: Fixture.stream(layers: [Fixture.low, Fixture.mid]), subscribeToVideo: false)
+        state.subscribe(at: 0)
+        var events = state.mediaStarted(at: s)
+        #expect(events == [.subscriberDidConnectToStream, .subscriberVideoDisabled(reason: .subscriberPropertyChanged)])
+        events += state.linkQuality(bandwidthBitsPerSecond: 0, lossRatio: 0.5, at: 2 * s)
+        events += state.linkQuality(bandwidthBitsPerSecond: 0, lossRatio: 0.5, at: 9 * s)
+        events += state.setPreferredResolution(width: 320, height: 180)
+        #expect(events.count == 2)
+        #expect(state.quality.stage == .good)
+        #expect(state.isAudioReceived && !state.isVideoReceived)
+        let back = state.setSubscribeToVideo(true)
+        #expect(back == [.subscriberVideoEnabled(reason: .subscriberPropertyChanged), .subscriberVideoLayerChanged(Fixture.low)])
+        #expect(violations(of: events + back, stream: state.stream, mode: .routed) == [])
+    }
+
+    @Test("RND-4 + SUB-5: the order check flags a layer or quality report while subscriberPropertyChanged keeps video off")
+    func orderCheckFlagsVideoReportsWhileOff() {
+        let off: [SubscriberEvent] = [.subscriberDidConnectToStream, .subscriberVideoDisabled(reason: .subscriberPropertyChanged)]
+        #expect(violations(of: off + [.subscriberVideoLayerChanged(Fixture.low)]).count == 1)
+        #expect(violations(of: off + [.subscriberVideoDisableWarning]).count == 1)
+        #expect(violations(of: off + [.subscriberVideoEnabled(reason: .subscriberPropertyChanged), .subscriberVideoLayerChanged(Fixture.low)]) == [])
+    }
+
     @Test("SUB-5: every reason's disable/enable trace passes the order check")
     func reasonsTraceClean() {
         var state = Fixture.connected(stream: Fixture.stream(layers: [Fixture.low]))
         var events = [SubscriberEvent.subscriberDidConnectToStream, .subscriberVideoLayerChanged(Fixture.low)]
         events += state.publisherVideoChanged(enabled: false)
-        events += state.setSubscribeToVideo(false)
         events += state.linkQuality(bandwidthBitsPerSecond: 0, lossRatio: 0, at: 2 * s)
         events += state.linkQuality(bandwidthBitsPerSecond: 0, lossRatio: 0, at: 6 * s)
+        events += state.setSubscribeToVideo(false)
         events += state.publisherVideoChanged(enabled: true)
         events += state.setSubscribeToVideo(true)
         events += state.linkQuality(bandwidthBitsPerSecond: 10_000_000, lossRatio: 0, at: 7 * s)

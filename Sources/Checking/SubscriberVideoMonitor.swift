@@ -1,0 +1,22 @@
+import StageCore
+import StageWorld
+import SubscriberModel
+
+/// RND-4 + SUB-5 across both vocabularies: an OpenTok-style subscriber whose stage
+/// subscription is audioOnly reports no video layer and no quality-fallback event, since it
+/// receives no video. Stateless: it reads the observer's view of the publisher at the event.
+public struct SubscriberVideoMonitor: InvariantMonitor {
+    public let name = "no-video-reports-under-audio-only"
+    public let summary = "an OpenTok subscriber under an audioOnly subscription reports no video layer or quality event"
+    public let rules = ["RND-4", "SUB-5"]
+
+    public init() {}
+
+    public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
+        guard case .subscriber(let subscriber) = event.kind, SubscriberEventOrderCheck.isVideoReport(subscriber.event),
+              let observer = world.clientIndex(named: event.observer),
+              world.clients[observer].view[subscriber.publisherId]?.requested == .audioOnly
+        else { return [] }
+        return [violation(event, index: index, "\(subscriber.event) about \(subscriber.streamId) under an audioOnly subscription")]
+    }
+}
