@@ -2,15 +2,21 @@ import StageCore
 import StageWorld
 
 /// STR-3: shouldPublishParticipant is asked only for a local participant whose token allows
-/// publishing; and no publish is attempted without that capability (TOK-7).
+/// publishing; and no publish is attempted without that capability (TOK-7). The stage service
+/// enforces it too: whenever it acts, no participant whose token (as the service holds it)
+/// forbids publishing has published streams.
 public struct PublishCapabilityMonitor: InvariantMonitor {
     public let name = "publish-asked-only-with-capability"
-    public let summary = "shouldPublish is asked, and publishing attempted, only with the publish capability"
+    public let summary = "shouldPublish is asked, and publishing attempted or held by the stage service, only with the publish capability"
     public let rules = ["STR-3", "TOK-7"]
 
     public init() {}
 
     public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
+        if event.observer == "server",
+           let holder = world.server.participants.first(where: { !$0.info.capabilities.canPublish && !$0.publishedStreams.isEmpty }) {
+            return [violation(event, index: index, "the stage service holds streams of \(holder.info.participantId), whose token does not allow publishing")]
+        }
         switch event.kind {
         case .strategyQueried(let report) where report.askedShouldPublish && !report.canPublish:
             return [violation(event, index: index, "shouldPublish asked without the publish capability")]

@@ -40,6 +40,9 @@ public enum Mutant: String, CaseIterable, Sendable {
     case framesOutliveClosedConnection = "frames-outlive-closed-connection"
     /// STR-5, STG-4: a refresh does not retry a publish that errored (STAGE_AT_CAPACITY).
     case noRetryOfErroredPublish = "no-retry-of-errored-publish"
+    /// TOK-7: the stage service keeps a publish after accepting a token without allow_publish,
+    /// until the client's own unpublish arrives.
+    case serviceKeepsPublishAfterCapabilityLoss = "service-keeps-publish-after-capability-loss"
     /// RND-4 + SUB-5: an OpenTok subscriber keeps `subscribeToVideo` on under an audioOnly
     /// answer given before it connected, so it reports video layers and quality events.
     case videoEventsUnderAudioOnly = "video-events-under-audio-only"

@@ -9,6 +9,8 @@ public enum ServiceEvent: Hashable, Sendable {
     case metadataUpdated(ParticipantInfo)
     /// The participant started publishing; observers announce it with this info (VIS-2, VIS-4).
     case publishing(ParticipantInfo)
+    /// The service ended a participant's publish itself (TOK-7: its token no longer allows it).
+    case publishStopped(participantId: String, reason: String)
     /// A connection was dropped by the service (TOK-10).
     case ejected(participantId: String, reason: String)
     /// A join or exchange was refused (TOK-1, TOK-3, TOK-4).
@@ -19,6 +21,7 @@ public enum ServiceEvent: Hashable, Sendable {
         case .admitted(let info): "admitted \(TraceText.info(info))"
         case .metadataUpdated(let info): "metadataUpdated \(TraceText.info(info))"
         case .publishing(let info): "publishing \(TraceText.info(info))"
+        case .publishStopped(let id, let reason): "publishStopped \(id) (\(reason))"
         case .ejected(let id, let reason): "ejected \(id) (\(reason))"
         case .refused(let operation, let error, let reason): "refused \(operation): \(error): \(reason)"
         }

@@ -18,11 +18,28 @@ extension StageServer {
             let info = verified.claims.participantInfo(isLocal: false)
             participants[index].claims = verified.claims
             participants[index].info = info
-            return Reply(
+            var reply = Reply(
                 outgoing: [reply(.exchangeAccepted(info), to: clientIndex)] + broadcast(.participantUpdated(info), except: clientIndex),
                 events: [.metadataUpdated(info)]
             )
+            if !info.capabilities.canPublish && !Mutants.isOn(.serviceKeepsPublishAfterCapabilityLoss) {
+                reply.merge(stopPublishing(index, reason: "the exchanged token does not allow publishing (TOK-7)"))
+            }
+            return reply
         }
+    }
+
+    /// TOK-7 on the service's side: a participant whose accepted token no longer allows
+    /// publishing stops publishing at once; the others hear it unpublish now, not when its own
+    /// unpublish arrives.
+    private mutating func stopPublishing(_ index: Int, reason: String) -> Reply {
+        guard !participants[index].publishedStreams.isEmpty else { return Reply() }
+        participants[index].publishedStreams = []
+        let id = participants[index].info.participantId
+        return Reply(
+            outgoing: broadcast(.participantUnpublished(participantId: id), except: participants[index].clientIndex),
+            events: [.publishStopped(participantId: id, reason: reason)]
+        )
     }
 
     /// Why the service refuses an otherwise valid token as an exchange, or nil.

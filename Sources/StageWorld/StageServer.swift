@@ -16,6 +16,9 @@ public struct ServerParticipant: Hashable, Sendable {
     /// Keepalive on this connection: pings sent and pongs heard; pongs answer pings in order (SIG-6).
     public var pingsSent = 0
     public var pongsHeard = 0
+    /// Its connection was dropped for unanswered pings and it is kept for the reconnect grace
+    /// period, its stream interrupted (SUB-4); it holds no connection meanwhile.
+    public var isInterrupted = false
 }
 
 /// One client connection as the stage service holds it: the client and its connection number.
@@ -61,6 +64,12 @@ public struct StageServer: Hashable, Sendable {
         public var outgoing: [Outgoing] = []
         public var events: [ServiceEvent] = []
         public var timers: [ServerTimer] = []
+
+        mutating func merge(_ other: Reply) {
+            outgoing += other.outgoing
+            events += other.events
+            timers += other.timers
+        }
     }
 
     /// The sender's own connection epoch, for replies to it.
@@ -74,7 +83,7 @@ public struct StageServer: Hashable, Sendable {
 
     /// The client connections the service holds open now, in participant order (SIG-6, NET-3).
     public var connections: [ServiceConnection] {
-        participants.map { ServiceConnection(clientIndex: $0.clientIndex, epoch: $0.epoch) }
+        participants.filter { !$0.isInterrupted }.map { ServiceConnection(clientIndex: $0.clientIndex, epoch: $0.epoch) }
     }
 
     public var publisherCount: Int { participants.filter { !$0.publishedStreams.isEmpty }.count }
@@ -209,7 +218,7 @@ public struct StageServer: Hashable, Sendable {
     }
 
     func broadcast(_ message: WireMessage, except clientIndex: Int) -> [Outgoing] {
-        participants.filter { $0.clientIndex != clientIndex }.map { Outgoing(clientIndex: $0.clientIndex, message: message, epoch: $0.epoch) }
+        participants.filter { $0.clientIndex != clientIndex && !$0.isInterrupted }.map { Outgoing(clientIndex: $0.clientIndex, message: message, epoch: $0.epoch) }
     }
 
     private mutating func insert(_ participant: ServerParticipant) {
