@@ -12,10 +12,15 @@ import StageWorld
 /// The stage keeps its strategy and renderers alive (strong references), so a test can write
 /// `Stage(token: token, strategy: VideoChatStrategy())`; the error delegate is weak, as in the SDK.
 public final class Stage {
-    /// The participant token (a signed JWT, TOK-2) as the app passed it; exchangeToken replaces it.
-    public private(set) var token: String
-    /// The local participant's id: the token's `jti`, read once when the stage is created
-    /// (`unreadable-token` when the token cannot be read; joining then fails with TOKEN_MALFORMED).
+    /// The participant token (a signed JWT, TOK-2) the stage holds: the one it was created with,
+    /// until an exchange is accepted (TOK-5). A refused exchange keeps it (TOK-4, TOK-3).
+    public var token: String {
+        guard let simulation, let index = simulation.world.clientIndex(named: participantId) else { return initialToken }
+        return simulation.world.clients[index].token
+    }
+    /// The token the app created the stage with.
+    let initialToken: String
+    /// The local participant's id: the token's `jti` (TOK-2).
     public let participantId: String
     /// Answers the SDK's questions while the simulation steps (STR-1, STR-3, STR-4).
     public let strategy: any StageStrategy
@@ -38,11 +43,14 @@ public final class Stage {
     /// The streams the strategy returned when last asked (STR-4): the ones a mute applies to.
     var returnedStreams: [LocalStageStream] = []
 
-    /// STG-1: a stage for the token's participant. The token is checked when the stage joins
-    /// (TOK-1): a bad token is reported as a connection error to the renderers, not thrown here.
-    public init(token: String, strategy: any StageStrategy, sdk: SDKKind = .mobile(SemanticVersion(1, 37, 0))) {
-        self.token = token
-        self.participantId = TokenCodec.decodeUnverified(token)?.participantId ?? "unreadable-token"
+    /// STG-1: a stage for the token's participant, as `try IVSStage(token:strategy:)`. Throws
+    /// `StageTokenError.malformed` for a token the SDK cannot read (TOK-1, TOK-2). Whether the
+    /// token verifies (its signature, its stage) is the stage service's word, reported at join
+    /// as a connection error to the renderers (STG-2).
+    public init(token: String, strategy: any StageStrategy, sdk: SDKKind = .mobile(SemanticVersion(1, 37, 0))) throws {
+        guard let claims = TokenCodec.decodeUnverified(token) else { throw StageTokenError.malformed }
+        self.initialToken = token
+        self.participantId = claims.participantId
         self.strategy = strategy
         self.sdk = sdk
     }
@@ -58,10 +66,16 @@ public final class Stage {
         renderers.removeAll { $0 === renderer }
     }
 
-    /// STG-1: joins the stage at the simulation's current virtual time. Throws
-    /// `StageSimulationError.stageNotAdded` when the stage was never added to a simulation.
+    /// STG-1: joins the stage at the simulation's current virtual time, as `try stage.join()`.
+    /// Throws `StageTokenError.expired` when the stage's token has expired on the virtual clock
+    /// (`exp <= now`, TOK-1), and `StageSimulationError.stageNotAdded` when the stage was never
+    /// added to a simulation; nothing is scheduled then.
     public func join() throws {
         guard let simulation else { throw StageSimulationError.stageNotAdded(participantId: participantId) }
+        let nowSeconds = simulation.now.nanoseconds / 1_000_000_000
+        if let claims = TokenCodec.decodeUnverified(token), claims.expiresAtSeconds <= nowSeconds {
+            throw StageTokenError.expired(participantId: participantId, expiresAtSeconds: claims.expiresAtSeconds, nowSeconds: nowSeconds)
+        }
         try simulation.schedule(.join, for: self)
     }
 
@@ -71,11 +85,12 @@ public final class Stage {
         try? simulation?.schedule(.leave, for: self)
     }
 
-    /// TOK-4..8: swaps in a new token with no reconnect. A token that changes an immutable field
-    /// is refused at once and reported to the error delegate; capability changes apply when the
-    /// stage service has verified it.
+    /// TOK-4..8: swaps in a new token with no reconnect. The SDK refuses at once a token it
+    /// cannot read or one that changes an immutable field (TOK-4), and the stage service refuses
+    /// one that does not verify or is not a key-pair token (TOK-3); either refusal reaches the
+    /// error delegate and `token` stays the old one. `token` and the capabilities change when the
+    /// service has accepted the new token (on a stage that is not connected: at once).
     public func exchangeToken(_ newToken: String) {
-        token = newToken
         try? simulation?.schedule(.exchangeToken(newToken), for: self)
     }
 
@@ -90,5 +105,30 @@ public final class Stage {
     /// that is not connected or was never added to a simulation.
     public func refreshStrategy() {
         try? simulation?.schedule(.refreshStrategy, for: self)
+    }
+}
+
+/// Why the SDK refuses a token before anything reaches the network (TOK-1, STG-1): thrown by
+/// `Stage(token:strategy:)` and `join()`, as the seed's `try IVSStage(token:strategy:)` and
+/// `try stage.join()`. `code` is the stage error code the service would have answered.
+public enum StageTokenError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The token is not a readable stage token: not three base64url segments, or a payload
+    /// without every TOK-2 claim of the right type.
+    case malformed
+    /// The token's `exp` is not after the virtual clock's `now`.
+    case expired(participantId: String, expiresAtSeconds: UInt64, nowSeconds: UInt64)
+
+    public var code: StageErrorCode {
+        switch self {
+        case .malformed: .tokenMalformed
+        case .expired: .tokenExpired
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .malformed: "TOKEN_MALFORMED: the token cannot be read as a stage token (TOK-2)"
+        case .expired(let id, let expiresAt, let now): "TOKEN_EXPIRED: the token of \(id) expired at \(expiresAt) s; the virtual clock is at \(now) s"
+        }
     }
 }

@@ -172,7 +172,7 @@ public final class StageSimulation {
     private func makeWorld() -> World {
         let clients = stages.map { stage in
             // The declared strategy is never asked: the host answers for every client.
-            Client(name: stage.participantId, sdk: stage.sdk, token: stage.token, strategy: StrategySpec())
+            Client(name: stage.participantId, sdk: stage.sdk, token: stage.initialToken, strategy: StrategySpec())
         }
         var next = World(stageId: stageId, clients: clients, links: links, defaultLink: network, seed: seed)
         for (participantId, call) in callsBeforeStart {
@@ -198,8 +198,14 @@ public final class StageSimulation {
         if let current = simulator?.world { world = current }
     }
 
-    /// Calls the renderers (and error delegate) of the stage each renderer event belongs to.
+    /// Calls the renderers (and error delegate) of the stage each renderer event belongs to. An
+    /// error the SDK also reports in the same step (an `sdkError`, e.g. a refused publish)
+    /// reaches the error delegate once, from that report.
     private func deliver(_ events: [TraceEvent]) {
+        let reported = events.compactMap { event -> (observer: String, error: StageError)? in
+            if case .sdkError(let report) = event.kind { return (event.observer, report.error) }
+            return nil
+        }
         for event in events {
             guard let stage = stagesByName[event.observer] else { continue }
             deliverFrame(event, to: stage)
@@ -209,7 +215,7 @@ public final class StageSimulation {
             }
             guard case .renderer(let rendererEvent) = event.kind else { continue }
             for renderer in stage.renderers { rendererEvent.deliver(to: renderer, from: stage) }
-            if let error = rendererEvent.delegateError { stage.errorDelegate?.stage(stage, didEmitError: error) }
+            if let error = rendererEvent.delegateError, !reported.contains(where: { $0 == (event.observer, error) }) { stage.errorDelegate?.stage(stage, didEmitError: error) }
             scheduleCallsDuringRun()
         }
     }

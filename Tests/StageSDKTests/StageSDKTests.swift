@@ -118,7 +118,7 @@ func addStage(
     _ name: String, to simulation: StageSimulation, strategy: any StageStrategy = VideoChatStrategy(),
     attributes: Attributes = [:]
 ) throws -> (stage: Stage, renderer: RecordingRenderer) {
-    let stage = Stage(token: simulation.token(for: name, attributes: attributes), strategy: strategy)
+    let stage = try Stage(token: simulation.token(for: name, attributes: attributes), strategy: strategy)
     let renderer = RecordingRenderer()
     stage.addRenderer(renderer)
     try simulation.add(stage)
@@ -323,20 +323,65 @@ struct StageSDKTests {
         #expect(simulation.violations.isEmpty, "seed \(simulation.seed): \(simulation.violations)")
     }
 
-    @Test("an expired token is reported to the renderer as a connection error (STG-2, TOK-1)")
-    func expiredToken() throws {
+    @Test("Stage(token:) throws for a token it cannot read; join() throws for an expired one and schedules nothing (STG-1, TOK-1)")
+    func throwingAPI() throws {
         let simulation = StageSimulation(seed: 1, stageId: "demo")
-        let stage = Stage(token: simulation.token(for: "eve", validFor: .seconds(1)), strategy: VideoChatStrategy())
+        for unreadable in ["", "not a token", "a.b.c", "eyJhbGciOiJFUzM4NCJ9.e30.c2ln"] {
+            #expect(throws: StageTokenError.malformed) { try Stage(token: unreadable, strategy: VideoChatStrategy()) }
+        }
+        let stage = try Stage(token: simulation.token(for: "eve", validFor: .seconds(1)), strategy: VideoChatStrategy())
         let renderer = RecordingRenderer()
         stage.addRenderer(renderer)
         try simulation.add(stage)
         try simulation.run(for: .seconds(2))
 
-        try stage.join()
+        #expect(throws: StageTokenError.expired(participantId: "eve", expiresAtSeconds: 1, nowSeconds: 2)) { try stage.join() }
+        #expect(StageTokenError.expired(participantId: "eve", expiresAtSeconds: 1, nowSeconds: 2).code == .tokenExpired)
         try simulation.run(for: .seconds(1))
+        #expect(renderer.events.isEmpty)
+        #expect(!simulation.trace.events.contains { $0.kind == .hostCall(.join) })
+        #expect(simulation.violations.isEmpty)
+    }
 
+    @Test("a token that expires on its way to the service is still refused there, as a connection error (STG-2, TOK-1)")
+    func expiresInFlight() throws {
+        let simulation = StageSimulation(seed: 1, stageId: "demo", network: LinkConditions(latencyMean: .milliseconds(600)))
+        let stage = try Stage(token: simulation.token(for: "eve", validFor: .seconds(1)), strategy: VideoChatStrategy())
+        let renderer = RecordingRenderer()
+        stage.addRenderer(renderer)
+        try simulation.add(stage)
+        try simulation.run(for: .milliseconds(500))
+
+        try stage.join()
+        try simulation.run(for: .seconds(2))
         #expect(renderer.events == [.connection(.connecting, nil), .connection(.disconnected, .tokenExpired)])
         #expect(simulation.violations.isEmpty)
+    }
+
+    @Test("exchangeToken keeps the old token when the SDK or the service refuses the new one, and takes an accepted one (TOK-3, TOK-4, TOK-5)")
+    func exchangeKeepsTokenWhenRefused() throws {
+        let (simulation, _, alice, _) = try aliceAndBobJoined(seed: 3)
+        let errors = ErrorRecorder()
+        alice.stage.errorDelegate = errors
+        let original = alice.stage.token
+
+        alice.stage.exchangeToken(simulation.token(for: "mallory"))
+        #expect(alice.stage.token == original)
+        try simulation.run(for: .seconds(1))
+        #expect(alice.stage.token == original)
+        #expect(errors.codes == [.tokenNotAllowed])
+
+        alice.stage.exchangeToken(simulation.token(for: "alice", userId: "alice-2", signedBy: .service))
+        try simulation.run(for: .seconds(1))
+        #expect(alice.stage.token == original)
+        #expect(errors.codes.count == 2)
+
+        let accepted = simulation.token(for: "alice", userId: "alice-3")
+        alice.stage.exchangeToken(accepted)
+        try simulation.run(for: .seconds(1))
+        #expect(alice.stage.token == accepted)
+        #expect(errors.codes.count == 2)
+        #expect(simulation.violations.isEmpty, "seed \(simulation.seed): \(simulation.violations)")
     }
 
     @Test("the 13th publisher's error reaches the error delegate as STAGE_AT_CAPACITY (STG-1, STG-4)")
@@ -345,7 +390,7 @@ struct StageSDKTests {
         let delegates = (1...13).map { _ in ErrorRecorder() }
         var stages: [Stage] = []
         for (number, delegate) in zip(1..., delegates) {
-            let stage = Stage(token: simulation.token(for: "p\(number < 10 ? "0" : "")\(number)"), strategy: VideoChatStrategy())
+            let stage = try Stage(token: simulation.token(for: "p\(number < 10 ? "0" : "")\(number)"), strategy: VideoChatStrategy())
             stage.errorDelegate = delegate
             try simulation.add(stage)
             stages.append(stage)
@@ -397,8 +442,9 @@ struct StageSDKTests {
                 clockReadings.append(simulation.world.now.nanoseconds)
                 _ = (simulation.hasStarted, simulation.violations, simulation.traceHash)
                 do { try simulation.run(for: .seconds(1)) } catch let error as StageSimulationError { errors.append(error) } catch {}
-                let late = Stage(token: simulation.token(for: "late"), strategy: VideoChatStrategy())
-                do { try simulation.add(late) } catch let error as StageSimulationError { errors.append(error) } catch {}
+                do {
+                    try simulation.add(Stage(token: simulation.token(for: "late"), strategy: VideoChatStrategy()))
+                } catch let error as StageSimulationError { errors.append(error) } catch {}
                 return .audioVideo
             }
 
@@ -431,7 +477,7 @@ struct StageSDKTests {
         #expect(throws: StageSimulationError.duplicateParticipant(participantId: "alice")) {
             try addStage("alice", to: simulation)
         }
-        let stray = Stage(token: simulation.token(for: "stray"), strategy: VideoChatStrategy())
+        let stray = try Stage(token: simulation.token(for: "stray"), strategy: VideoChatStrategy())
         #expect(throws: StageSimulationError.stageNotAdded(participantId: "stray")) { try stray.join() }
         stray.leave()
         stray.refreshStrategy()
