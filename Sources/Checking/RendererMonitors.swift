@@ -13,17 +13,26 @@ struct ObserverParticipant: Hashable, Sendable, Comparable {
 
 /// RND-3: participantDidJoin precedes every other event about a participant, and
 /// participantDidLeave follows every other event about that join; no double join or leave.
+/// RND-1: a remote's publish state is reported too: `published` right after its join, and
+/// `notPublished` before its leave.
 public struct JoinLeaveOrderMonitor: InvariantMonitor {
     public let name = "join-before-events-leave-after"
-    public let summary = "participantDidJoin precedes every other event about a participant; participantDidLeave follows them all"
-    public let rules = ["RND-3", "RND-2"]
+    public let summary = "participantDidJoin precedes every other event about a participant; participantDidLeave follows them all; a remote is published in between"
+    public let rules = ["RND-3", "RND-2", "RND-1"]
     private var joined: Set<ObserverParticipant> = []
+    /// Remotes whose renderers were told `published` and not yet `notPublished`.
+    private var remotePublished: Set<ObserverParticipant> = []
+    /// Remotes just joined whose `published` must be the next event about them.
+    private var awaitingPublished: Set<ObserverParticipant> = []
 
     public init() {}
 
     public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
         guard let renderer = event.rendererEvent, let who = renderer.participant else { return [] }
         let key = ObserverParticipant(observer: event.observer, participantId: who.participantId)
+        if !who.isLocal, let problem = remotePublishState(renderer, key) {
+            return [violation(event, index: index, problem)]
+        }
         switch renderer {
         case .participantDidJoin:
             return joined.insert(key).inserted ? [] : [violation(event, index: index, "second participantDidJoin for \(who.participantId) without a leave")]
@@ -32,6 +41,26 @@ public struct JoinLeaveOrderMonitor: InvariantMonitor {
         default:
             return joined.contains(key) ? [] : [violation(event, index: index, "\(renderer.name) about \(who.participantId) outside its join..leave")]
         }
+    }
+
+    /// RND-1 for a remote: join, then `published` at once; `notPublished` before the leave.
+    private mutating func remotePublishState(_ renderer: RendererEvent, _ key: ObserverParticipant) -> String? {
+        let wasAwaiting = awaitingPublished.remove(key) != nil
+        switch renderer {
+        case .participantDidJoin:
+            awaitingPublished.insert(key)
+        case .publishStateChanged(_, .published, _):
+            remotePublished.insert(key)
+        case .publishStateChanged(_, .notPublished, _):
+            remotePublished.remove(key)
+        case .participantDidLeave where remotePublished.contains(key):
+            remotePublished.remove(key)
+            return "participantDidLeave for \(key.participantId) while its publishState was still published"
+        default:
+            break
+        }
+        if wasAwaiting, case .publishStateChanged(_, .published, _) = renderer { return nil }
+        return wasAwaiting ? "\(renderer.name) about \(key.participantId) before its publishState published" : nil
     }
 }
 

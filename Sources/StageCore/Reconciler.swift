@@ -239,6 +239,7 @@ public enum Reconciler {
         reconcileRemote(&view, at: index, canSubscribe: view.local.info.capabilities.canSubscribe, into: &plan)
         if view[index: index].announced {
             view[index: index].announced = false
+            plan.events.append(.publishStateChanged(view[index: index].info, .notPublished, nil))
             if !Mutants.isOn(.noLeaveOnRemoteLeave) { plan.events.append(.participantDidLeave(view[index: index].info)) }
         }
         return plan

@@ -89,6 +89,8 @@ public struct Client: Hashable, Sendable {
         public var subscriberEvents: [SubscriberTraceEvent] = []
         /// Timers to set, each to fire after its delay.
         public var timers: [(after: VirtualDuration, timer: ClientTimer)] = []
+        /// Other participants' connections interrupted or back (SUB-4).
+        public var remoteConnections: [RemoteConnectionChange] = []
 
         mutating func apply(_ plan: ReconcilePlan, from client: Client) {
             events += plan.events
@@ -254,6 +256,10 @@ public struct Client: Hashable, Sendable {
             output.errors.append(SDKErrorReport(operation: "exchangeToken", error: error, reason: reason))
         case .participantUpdated(let info):
             remoteMetadataUpdated(info, into: &output)
+        case .participantInterrupted(let id):
+            output.remoteConnections.append(.interrupted(participantId: id))
+        case .participantReconnected(let info):
+            remoteReconnected(info, into: &output)
         case .ejected(let reason):
             ejected(reason, into: &output)
         case .ping:
@@ -319,6 +325,7 @@ public struct Client: Hashable, Sendable {
         view[index: index].publishedStreams = snapshot.streams
         view[index: index].announced = true
         output.events.append(.participantDidJoin(snapshot.info))
+        output.events.append(.publishStateChanged(snapshot.info, .published, nil))
         var plan = ReconcilePlan()
         Reconciler.reconcileRemote(&view, at: index, canSubscribe: view.local.info.capabilities.canSubscribe, into: &plan)
         output.apply(plan, from: self)
