@@ -24,6 +24,7 @@ public struct ConvergenceMonitor: InvariantMonitor {
     public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
         if !Self.isKeepalive(event) { lastActivity = max(lastActivity, event.time) }
         if case .service(.ejected) = event.kind { sawDroppedConnection = true }
+        if case .service(.interrupted) = event.kind { sawDroppedConnection = true }
         return []
     }
 
@@ -72,7 +73,7 @@ public struct ConvergenceMonitor: InvariantMonitor {
             guard let registered else { return ["it is connected but the stage service does not know it"] }
             return remoteDifferences(client, world: world, except: registered.info.participantId) + localDifferences(client, registered)
         case .disconnected, .errored:
-            return registered == nil ? [] : ["it is disconnected but the stage service still holds it"]
+            return registered.map(\.isInterrupted) ?? true ? [] : ["it is disconnected but the stage service still holds it"]
         case .connecting:
             return ["it is still connecting"]
         }

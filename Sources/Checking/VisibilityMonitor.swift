@@ -75,6 +75,12 @@ public struct VisibilityMonitor: InvariantMonitor {
         case .joinAccepted(let snapshots): infos = snapshots.map(\.info)
         case .participantJoined(let info, _), .participantUpdated(let info): infos = [info]
         case .participantPublished(let snapshot): infos = [snapshot.info]
+        case .participantReconnected(let info) where sdk == .composition:
+            // TOK-9: a composition lays out a reconnected participant with its info now.
+            let key = ObserverParticipant(observer: observer, participantId: info.participantId)
+            received[key] = VisibleMetadata(info)
+            if shown[key] != nil { shown[key] = VisibleMetadata(info) }
+            return
         default: return
         }
         for info in infos {

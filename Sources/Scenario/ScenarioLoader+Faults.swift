@@ -40,7 +40,8 @@ extension ScenarioLoader {
         }
     }
 
-    /// `keepalive: {pingInterval: 5s, pongTimeout: 10s}` (SIG-6), or `keepalive: off`.
+    /// `keepalive: {pingInterval: 5s, pongTimeout: 10s, reconnectGrace: 30s}` (SIG-6, SUB-4), or
+    /// `keepalive: off`.
     static func keepalivePolicy(_ node: YAMLNode) throws -> KeepalivePolicy {
         if node.node.scalar != nil {
             guard try node.string("keepalive") == "off" else { throw node.error("keepalive takes a mapping {pingInterval, pongTimeout} or 'off'") }
@@ -50,6 +51,7 @@ extension ScenarioLoader {
         var policy = KeepalivePolicy()
         if let value = map.optional("pingInterval") { policy.pingInterval = try duration(value, "pingInterval") }
         if let value = map.optional("pongTimeout") { policy.pongTimeout = try duration(value, "pongTimeout") }
+        if let value = map.optional("reconnectGrace") { policy.reconnectGrace = try duration(value, "reconnectGrace") }
         try map.finish("keepalive")
         guard policy.pingInterval > .zero, policy.pongTimeout > .zero else { throw node.error("keepalive durations must be longer than 0s") }
         return policy

@@ -16,6 +16,7 @@ extension KeepalivePolicy: ExplorationEncodable {
     func encode(to writer: inout CanonicalWriter) {
         writer.write(pingInterval)
         writer.write(pongTimeout)
+        writer.write(reconnectGrace)
         writer.write(isEnabled)
     }
 }

@@ -54,7 +54,7 @@ extension Client {
     /// that survived stay (their subscriptions are asked for again, silently), changed ones
     /// are updated, metadata updates missed while away reach a mobile >= 1.37.0 SDK as
     /// participantMetadataDidUpdate (VIS-3), the local publish is sent again, and the strategy
-    /// is re-applied.
+    /// is re-applied (then a publish the service may have kept is ended, `endKeptPublish`).
     mutating func reconnected(_ snapshots: [PublisherSnapshot], strategy: some StrategyAnswers) -> Output {
         var output = Output()
         view.local.connectionState = .connected
@@ -71,7 +71,16 @@ extension Client {
             output.messages += messages(for: .publish(view.local.publishedStreams))
         }
         output.apply(Reconciler.refresh(&view, strategy: strategy), from: self)
+        endKeptPublish(into: &output)
         return output
+    }
+
+    /// SUB-4: a client that held an earlier connection and is not publishing after joining
+    /// again says so: the service may have kept its earlier publish through a drop (the
+    /// reconnect grace period), and a leave sent meanwhile may have died with its connection.
+    mutating func endKeptPublish(into output: inout Output) {
+        guard epoch > 1, !view.local.isPublishingOrAttempting else { return }
+        output.messages.append(.unpublish)
     }
 
     private mutating func restore(_ snapshot: PublisherSnapshot, strategy: some StrategyAnswers, into output: inout Output) {

@@ -12,6 +12,13 @@ public struct SubscriberSlot: Hashable, Sendable {
     var isActive: Bool { [.subscribing, .connected, .reconnecting].contains(state.phase) }
 }
 
+/// Another participant's connection as the stage service reports it (SUB-4): dropped and kept
+/// for the reconnect grace period, or back on a new connection.
+public enum RemoteConnectionChange: Hashable, Sendable {
+    case interrupted(participantId: String)
+    case reconnected(participantId: String)
+}
+
 /// A subscriber-lifecycle event for the trace: whose stream, and which announcement of it.
 public struct SubscriberTraceEvent: Hashable, Sendable {
     public var publisherId: String
@@ -26,10 +33,22 @@ extension Client {
     /// reconnect restores it (or the stream is destroyed), a remote video mute disables video
     /// (publisherPropertyChanged), the subscription type sets the subscriber's own video
     /// property (subscriberPropertyChanged, `followSubscribeType`), and a leave destroys the
-    /// stream (the subscription ending with it is the stream's end, not an unsubscribe).
+    /// stream (the subscription ending with it is the stream's end, not an unsubscribe). A
+    /// publisher's interrupted connection drops its subscriber's media and its reconnect
+    /// restores it (SUB-4 on the publisher's side).
     mutating func followSubscribers(_ output: Output, now: VirtualTime) -> [SubscriberTraceEvent] {
-        guard !output.events.isEmpty || !output.messages.isEmpty else { return [] }
+        guard !output.events.isEmpty || !output.messages.isEmpty || !output.remoteConnections.isEmpty else { return [] }
         var found: [SubscriberTraceEvent] = []
+        for change in output.remoteConnections {
+            switch change {
+            case .interrupted(let id):
+                guard let index = slotIndex(id), subscribers[index].state.phase == .connected else { continue }
+                found += emit(index, subscribers[index].state.mediaDropped(at: now.nanoseconds))
+            case .reconnected(let id):
+                guard let index = slotIndex(id), subscribers[index].state.phase == .reconnecting else { continue }
+                found += emit(index, subscribers[index].state.mediaRestored(at: now.nanoseconds))
+            }
+        }
         var reconnectedNow = false
         let leaving = Set(output.events.compactMap { event -> String? in
             if case .participantDidLeave(let info) = event, !info.isLocal { return info.participantId }

@@ -287,6 +287,7 @@ public struct Client: Hashable, Sendable {
         Reconciler.reconcileLocal(&view, into: &plan)
         plan.report = report
         output.apply(plan, from: self)
+        endKeptPublish(into: &output)
         return output
     }
 

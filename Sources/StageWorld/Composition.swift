@@ -7,7 +7,8 @@ public struct CompositionOptions: Hashable, Sendable {
     /// The attribute holding a participant's position (an integer; missing ones go last).
     public var participantOrderAttribute: String
     /// false (the seed's behaviour): attributes changed by token exchange reach the layout
-    /// only when the participant reconnects or publishes again. true: a newer page's behaviour,
+    /// only when the participant reconnects (a reconnect the service kept it for counts) or
+    /// publishes again. true: a newer page's behaviour,
     /// the layout follows exchanged attributes at once.
     public var liveLayoutUpdates: Bool
 
@@ -39,5 +40,16 @@ extension Client {
         }
         let featured = ordered.first { $0.attributes[composition.featuredParticipantAttribute] == "true" }?.participantId
         return CompositionLayout(featured: featured, order: ordered.map(\.participantId))
+    }
+}
+
+extension Client {
+    /// Another participant joined again on a new connection the service kept it for (NET-3):
+    /// its subscribers' media comes back (SUB-4), and a composition lays it out with the info
+    /// it holds now (TOK-9: the reconnect is when exchanged attributes reach the layout).
+    mutating func remoteReconnected(_ info: ParticipantInfo, into output: inout Output) {
+        output.remoteConnections.append(.reconnected(participantId: info.participantId))
+        guard sdk == .composition, let index = view.index(of: info.participantId), view[index: index].announced else { return }
+        view[index: index].info = info
     }
 }

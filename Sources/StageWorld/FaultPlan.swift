@@ -63,14 +63,22 @@ public struct FaultPlan: Hashable, Sendable {
 /// `pingInterval`; a client that does not answer within `pongTimeout` is dropped, and a client
 /// that hears no ping for `pingInterval + pongTimeout` considers its connection lost.
 /// `off` turns keepalive off (no pings, no watchdog): small models for the checker.
+/// `reconnectGrace` (SUB-4, assumed, default 30 s) is how long the service keeps a publisher
+/// whose pongs stopped, as interrupted, for it to reconnect to the same stream; zero drops it
+/// at once.
 public struct KeepalivePolicy: Hashable, Sendable {
     public var pingInterval: VirtualDuration
     public var pongTimeout: VirtualDuration
+    public var reconnectGrace: VirtualDuration
     public var isEnabled: Bool
 
-    public init(pingInterval: VirtualDuration = .seconds(5), pongTimeout: VirtualDuration = .seconds(10), isEnabled: Bool = true) {
+    public init(
+        pingInterval: VirtualDuration = .seconds(5), pongTimeout: VirtualDuration = .seconds(10),
+        reconnectGrace: VirtualDuration = .seconds(30), isEnabled: Bool = true
+    ) {
         self.pingInterval = pingInterval
         self.pongTimeout = pongTimeout
+        self.reconnectGrace = reconnectGrace
         self.isEnabled = isEnabled
     }
 

@@ -74,14 +74,15 @@ extension WireMessage {
         case .subscribe(let publisherId, let type):
             writer.writeName(publisherId)
             type.encode(to: &writer)
-        case .unsubscribe(let id), .participantUnpublished(let id), .participantLeft(let id), .subscribeAccepted(let id):
+        case .unsubscribe(let id), .participantUnpublished(let id), .participantLeft(let id), .subscribeAccepted(let id),
+             .participantInterrupted(let id):
             writer.writeName(id)
         case .joinAccepted(let snapshots):
             writer.writeUnordered(snapshots)
         case .joinRejected(let error, let reason), .exchangeRejected(let error, let reason):
             error.encode(to: &writer)
             writer.write(reason)
-        case .exchangeAccepted(let info), .participantUpdated(let info):
+        case .exchangeAccepted(let info), .participantUpdated(let info), .participantReconnected(let info):
             info.encode(to: &writer)
         case .ejected(let reason):
             writer.write(reason)
@@ -122,6 +123,8 @@ extension WireMessage {
         case .participantUnpublished: 20
         case .participantLeft: 21
         case .subscribeAccepted: 22
+        case .participantInterrupted: 23
+        case .participantReconnected: 24
         }
     }
 }

@@ -13,6 +13,9 @@ public enum ServiceEvent: Hashable, Sendable {
     case publishStopped(participantId: String, reason: String)
     /// A connection was dropped by the service (TOK-10).
     case ejected(participantId: String, reason: String)
+    /// A publisher's connection was dropped and the service keeps it for the reconnect grace
+    /// period, its subscribers told its stream is interrupted (SUB-4).
+    case interrupted(participantId: String, reason: String)
     /// A join or exchange was refused (TOK-1, TOK-3, TOK-4).
     case refused(operation: String, error: StageError, reason: String)
 
@@ -23,6 +26,7 @@ public enum ServiceEvent: Hashable, Sendable {
         case .publishing(let info): "publishing \(TraceText.info(info))"
         case .publishStopped(let id, let reason): "publishStopped \(id) (\(reason))"
         case .ejected(let id, let reason): "ejected \(id) (\(reason))"
+        case .interrupted(let id, let reason): "interrupted \(id) (\(reason))"
         case .refused(let operation, let error, let reason): "refused \(operation): \(error): \(reason)"
         }
     }

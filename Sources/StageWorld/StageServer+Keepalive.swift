@@ -1,4 +1,5 @@
 import Simulation
+import StageCore
 
 /// A timer the stage service sets: the keepalive of one client connection (SIG-6).
 public enum ServerTimer: Hashable, Sendable {
@@ -6,12 +7,16 @@ public enum ServerTimer: Hashable, Sendable {
     case ping(clientIndex: Int, epoch: Int)
     /// Ping `number` must have been answered by now, or the connection is dropped.
     case pongDeadline(clientIndex: Int, epoch: Int, number: Int)
+    /// The publisher interrupted on connection `epoch` must have reconnected by now, or it is
+    /// dropped and its stream destroyed (SUB-4).
+    case reconnectGrace(clientIndex: Int, epoch: Int)
 
     /// How long after it is set the timer fires.
     func delay(_ keepalive: KeepalivePolicy) -> VirtualDuration {
         switch self {
         case .ping: keepalive.pingInterval
         case .pongDeadline: keepalive.pongTimeout
+        case .reconnectGrace: keepalive.reconnectGrace
         }
     }
 
@@ -19,6 +24,7 @@ public enum ServerTimer: Hashable, Sendable {
         switch self {
         case .ping(let client, let epoch): "ping(client \(client), connection \(epoch))"
         case .pongDeadline(let client, let epoch, let number): "pongDeadline(client \(client), connection \(epoch), ping \(number))"
+        case .reconnectGrace(let client, let epoch): "reconnectGrace(client \(client), connection \(epoch))"
         }
     }
 }
@@ -29,7 +35,7 @@ extension StageServer {
     public mutating func handle(_ timer: ServerTimer) -> Reply {
         switch timer {
         case .ping(let clientIndex, let epoch):
-            guard let index = index(ofClient: clientIndex), participants[index].epoch == epoch else { return Reply() }
+            guard let index = liveIndex(clientIndex, epoch) else { return Reply() }
             participants[index].pingsSent += 1
             let number = participants[index].pingsSent
             return Reply(
@@ -37,13 +43,71 @@ extension StageServer {
                 timers: [.pongDeadline(clientIndex: clientIndex, epoch: epoch, number: number), .ping(clientIndex: clientIndex, epoch: epoch)]
             )
         case .pongDeadline(let clientIndex, let epoch, let number):
+            guard let index = liveIndex(clientIndex, epoch), participants[index].pongsHeard < number || Mutants.isOn(.dropAnsweredConnection) else { return Reply() }
+            return connectionLost(at: index, reason: "ping \(number) unanswered")
+        case .reconnectGrace(let clientIndex, let epoch):
             guard let index = index(ofClient: clientIndex), participants[index].epoch == epoch,
-                  participants[index].pongsHeard < number else { return Reply() }
+                  participants[index].isInterrupted else { return Reply() }
             let id = participants[index].info.participantId
             var reply = leave(clientIndex: clientIndex)
-            reply.events.append(.ejected(participantId: id, reason: "ping \(number) unanswered"))
+            reply.events.append(.ejected(participantId: id, reason: "not back within the reconnect grace period"))
             return reply
         }
+    }
+
+    /// The participant on this client's connection `epoch`, while that connection is open.
+    private func liveIndex(_ clientIndex: Int, _ epoch: Int) -> Int? {
+        guard let index = index(ofClient: clientIndex), participants[index].epoch == epoch, !participants[index].isInterrupted else { return nil }
+        return index
+    }
+
+    /// SIG-6, SUB-4: the connection stopped answering pings and is closed. A publisher is kept
+    /// for `keepalive.reconnectGrace` as interrupted, and everyone else is told its stream is;
+    /// anyone else (or with no grace) is dropped at once.
+    private mutating func connectionLost(at index: Int, reason: String) -> Reply {
+        let participant = participants[index]
+        let id = participant.info.participantId
+        guard !participant.publishedStreams.isEmpty, keepalive.reconnectGrace > .zero,
+              !Mutants.isOn(.ejectDroppedPublisherAtOnce) else {
+            var reply = leave(clientIndex: participant.clientIndex)
+            reply.events.append(.ejected(participantId: id, reason: reason))
+            return reply
+        }
+        participants[index].isInterrupted = true
+        return Reply(
+            outgoing: broadcast(.participantInterrupted(participantId: id), except: participant.clientIndex),
+            events: [.interrupted(participantId: id, reason: reason)],
+            timers: [.reconnectGrace(clientIndex: participant.clientIndex, epoch: participant.epoch)]
+        )
+    }
+
+    /// NET-3: a join from a client already admitted (a retried join, STG-3, or a reconnect the
+    /// service kept it for, SUB-4) moves the participant to the new connection. Everyone else
+    /// hears it reconnected, with its info now: an interrupted stream is back, and an active
+    /// composition's layout takes attributes exchanged since (TOK-9). An interrupted
+    /// participant's connection is closed, so its new one needs a token that verifies now
+    /// (TOK-1); refused, it is dropped at once and its stream destroyed.
+    mutating func rejoin(at index: Int, token: String, epoch: Int, now: VirtualTime) -> Reply {
+        let clientIndex = participants[index].clientIndex
+        if participants[index].isInterrupted, case .failure(let rejection) = verify(token, now: now) {
+            let id = participants[index].info.participantId
+            var reply = leave(clientIndex: clientIndex)
+            reply.outgoing.append(Outgoing(clientIndex: clientIndex, message: .joinRejected(rejection.stageError, reason: rejection.reason), epoch: epoch))
+            reply.events += [
+                .refused(operation: "join", error: rejection.stageError, reason: rejection.reason),
+                .ejected(participantId: id, reason: "its reconnect was refused"),
+            ]
+            return reply
+        }
+        participants[index].epoch = epoch
+        participants[index].pingsSent = 0
+        participants[index].pongsHeard = 0
+        participants[index].isInterrupted = false
+        let accepted = Outgoing(clientIndex: clientIndex, message: .joinAccepted(snapshots(except: clientIndex)), epoch: epoch)
+        return Reply(
+            outgoing: [accepted] + broadcast(.participantReconnected(participants[index].info), except: clientIndex),
+            timers: keepalive.isEnabled ? [.ping(clientIndex: clientIndex, epoch: epoch)] : []
+        )
     }
 
     mutating func pong(clientIndex: Int) -> Reply {
@@ -57,7 +121,7 @@ extension StageServer {
     func accepts(_ message: WireMessage, from clientIndex: Int, epoch: Int) -> Bool {
         switch message {
         case .join, .leave: true
-        default: index(ofClient: clientIndex).map { participants[$0].epoch == epoch } ?? true
+        default: index(ofClient: clientIndex).map { participants[$0].epoch == epoch && !participants[$0].isInterrupted } ?? true
         }
     }
 }

@@ -116,15 +116,7 @@ public struct StageServer: Hashable, Sendable {
     /// participant to the new connection; a token whose `jti` is connected from another client
     /// ejects that connection (TOK-10).
     private mutating func join(_ token: String, metadata: ConnectMetadata, clientIndex: Int, epoch: Int, now: VirtualTime) -> Reply {
-        if let index = index(ofClient: clientIndex) {
-            participants[index].epoch = epoch
-            participants[index].pingsSent = 0
-            participants[index].pongsHeard = 0
-            return Reply(
-                outgoing: [Outgoing(clientIndex: clientIndex, message: .joinAccepted(snapshots(except: clientIndex)), epoch: epoch)],
-                timers: keepalive.isEnabled ? [.ping(clientIndex: clientIndex, epoch: epoch)] : []
-            )
-        }
+        if let index = index(ofClient: clientIndex) { return rejoin(at: index, token: token, epoch: epoch, now: now) }
         let verified: VerifiedToken
         switch verify(token, now: now) {
         case .failure(let rejection):
@@ -213,7 +205,7 @@ public struct StageServer: Hashable, Sendable {
     }
 
     /// Every other connected participant as a joining client first sees it.
-    private func snapshots(except clientIndex: Int) -> [PublisherSnapshot] {
+    func snapshots(except clientIndex: Int) -> [PublisherSnapshot] {
         participants.filter { $0.clientIndex != clientIndex }.map { PublisherSnapshot(info: $0.info, streams: $0.publishedStreams, properties: $0.properties) }
     }
 

@@ -68,6 +68,8 @@ enum PushEvent {
         case .exchangeAccepted(let info): ["event": "exchangeAccepted", "participant": WireJSON.info(info)]
         case .exchangeRejected(let error, let reason): ["event": "exchangeRejected", "error": WireJSON.error(error, reason: reason)]
         case .ejected(let reason): ["event": "ejected", "reason": .string(reason)]
+        case .participantInterrupted(let id): ["event": "participantInterrupted", "participant_id": .string(id)]
+        case .participantReconnected(let info): ["event": "participantReconnected", "participant": WireJSON.info(info)]
         default: ["event": "unknown"]
         }
     }
@@ -90,6 +92,8 @@ enum PushEvent {
             let (error, reason) = try WireJSON.error(from: reader.object["error"])
             return .exchangeRejected(error, reason: reason)
         case "ejected": return .ejected(reason: try reader.string("reason"))
+        case "participantInterrupted": return .participantInterrupted(participantId: try reader.string("participant_id"))
+        case "participantReconnected": return .participantReconnected(try WireJSON.info(from: reader.object["participant"]))
         case let other: throw FrameError("push event \(other) carries no stage message")
         }
     }

@@ -57,6 +57,12 @@ public enum WireMessage: Hashable, Sendable {
     case participantUnpublished(participantId: String)
     case participantLeft(participantId: String)
     case subscribeAccepted(publisherId: String)
+    /// Another participant's connection dropped; the service keeps it for the reconnect grace
+    /// period and its stream is interrupted (SUB-4).
+    case participantInterrupted(participantId: String)
+    /// Another participant joined again on a new connection the service kept it for (NET-3):
+    /// an interrupted stream is back (SUB-4), and its info is what it holds now (TOK-9).
+    case participantReconnected(ParticipantInfo)
 
     /// A complete one-line rendering: the trace's `message` field.
     public var summary: String {
@@ -84,6 +90,8 @@ public enum WireMessage: Hashable, Sendable {
         case .participantUnpublished(let id): "participantUnpublished(\(id))"
         case .participantLeft(let id): "participantLeft(\(id))"
         case .subscribeAccepted(let id): "subscribeAccepted(\(id))"
+        case .participantInterrupted(let id): "participantInterrupted(\(id))"
+        case .participantReconnected(let info): "participantReconnected(\(TraceText.info(info)))"
         }
     }
 }

@@ -123,6 +123,7 @@ extension ServerParticipant: ExplorationEncodable {
         properties.encode(to: &writer)
         writer.write(epoch)
         writer.write(pingsSent - pongsHeard)
+        writer.write(isInterrupted)
     }
 }
 
@@ -156,6 +157,10 @@ extension ServerTimer {
             let participant = server.index(ofClient: clientIndex).map { server.participants[$0] }
             let owed = participant.flatMap { $0.epoch == epoch && number > $0.pongsHeard ? number - $0.pongsHeard : nil }
             writer.write(owed ?? 0)
+        case .reconnectGrace(let clientIndex, let epoch):
+            writer.writeTag(2)
+            writer.writeClientIndex(clientIndex)
+            writer.write(epoch)
         }
     }
 }

@@ -70,14 +70,15 @@ struct JoinRetryTests {
         #expect(world.clients == before)
     }
 
-    @Test("a retried join is answered again without announcing the participant twice")
+    @Test("a retried join is answered again without announcing the participant twice (others hear a reconnect, NET-3)")
     func retriedJoinIsIdempotent() {
         var server = StageServer(stageId: "stage-1", keyRing: StageKeys.standard.keyRing)
         _ = server.handle(.join(token: signedToken("a")), from: 0, epoch: 1, now: .zero)
         let first = server.handle(.join(token: signedToken("b")), from: 1, epoch: 1, now: .zero)
         let again = server.handle(.join(token: signedToken("b")), from: 1, epoch: 1, now: .seconds(5))
         #expect(first.outgoing.count == 2)
-        #expect(again.outgoing.map(\.clientIndex) == [1])
+        #expect(again.outgoing.map(\.clientIndex) == [1, 0])
+        #expect(again.outgoing.map(\.message).last.map { if case .participantReconnected = $0 { true } else { false } } == true)
         #expect(server.participants.count == 2)
     }
 
