@@ -137,7 +137,7 @@ extension Client {
         let properties = remoteProperties[info.participantId] ?? PublisherProperties()
         let stream = OpenTokStream(
             streamId: "\(info.participantId)-\(announcement)", sessionId: "session", connectionId: info.participantId,
-            hasAudio: published.contains { $0.kind == .audio }, hasVideo: video.map { !$0.isMuted } ?? false, name: info.userId,
+            creationTime: properties.creationTimeNanoseconds, hasAudio: published.contains { $0.kind == .audio }, hasVideo: video.map { !$0.isMuted } ?? false, name: info.userId,
             videoDimensions: OpenTokStream.VideoDimensions(width: properties.widthPixels, height: properties.heightPixels),
             videoType: properties.videoType, audioFallbackEnabled: properties.audioFallbackEnabled,
             layers: video == nil ? [] : properties.openTokLayers

@@ -19,6 +19,7 @@ extension ConnectMetadata: ExplorationEncodable {
 }
 
 extension PublisherProperties: ExplorationEncodable {
+    /// The stream's creation time is an absolute time and left out (as `OpenTokStream`'s is).
     func encode(to writer: inout CanonicalWriter) {
         writer.write(audioFallbackEnabled)
         writer.writeCase(videoType)

@@ -2,9 +2,12 @@ import StageCore
 import SubscriberModel
 
 /// What subscribers learn of a publisher's video with its publish (SUB-6..8): whether its video
-/// may be dropped for quality, its video type and size, frame rate, and the simulcast layers it
-/// sends (from its video configuration, LST-4).
+/// may be dropped for quality, its video type and size, frame rate, the simulcast layers it
+/// sends (from its video configuration, LST-4), and when the stage service created the stream.
 public struct PublisherProperties: Hashable, Sendable {
+    /// SUB-7 `creationTime`, virtual nanoseconds: stamped by the stage service when the publish
+    /// starts, kept through stream changes and a reconnect it kept the publisher for (SUB-4).
+    public var creationTimeNanoseconds: UInt64 = 0
     public var audioFallbackEnabled: Bool
     public var videoType: OpenTokStream.VideoType
     public var widthPixels: Int
@@ -22,6 +25,13 @@ public struct PublisherProperties: Hashable, Sendable {
         self.heightPixels = video.heightPixels
         self.framesPerSecond = video.targetFramerateFramesPerSecond
         self.layers = video.layers
+    }
+
+    /// These properties for a stream the service created at `nanoseconds` (SUB-7).
+    func created(at nanoseconds: UInt64) -> PublisherProperties {
+        var stamped = self
+        stamped.creationTimeNanoseconds = nanoseconds
+        return stamped
     }
 
     /// The layers as an OpenTok subscriber sees them: the layer's height at the publisher's

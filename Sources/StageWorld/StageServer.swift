@@ -102,7 +102,7 @@ public struct StageServer: Hashable, Sendable {
         case .join(let token, let metadata): return join(token, metadata: metadata, clientIndex: clientIndex, epoch: epoch, now: now)
         case .pong: return pong(clientIndex: clientIndex)
         case .exchangeToken(let token): return exchange(token, clientIndex: clientIndex, now: now)
-        case .publish(let streams, let properties): return publish(streams, properties, clientIndex: clientIndex)
+        case .publish(let streams, let properties): return publish(streams, properties, clientIndex: clientIndex, now: now)
         case .unpublish: return unpublish(clientIndex: clientIndex)
         case .mute(let kind, let muted): return mute(kind, muted, clientIndex: clientIndex)
         case .subscribe(let publisherId, _): return subscribe(to: publisherId, clientIndex: clientIndex)
@@ -156,7 +156,7 @@ public struct StageServer: Hashable, Sendable {
         return reply
     }
 
-    private mutating func publish(_ streams: [StageStream], _ properties: PublisherProperties, clientIndex: Int) -> Reply {
+    private mutating func publish(_ streams: [StageStream], _ properties: PublisherProperties, clientIndex: Int, now: VirtualTime) -> Reply {
         guard let index = index(ofClient: clientIndex) else { return Reply() }
         let alreadyPublishing = !participants[index].publishedStreams.isEmpty
         if !participants[index].info.capabilities.canPublish {
@@ -169,7 +169,7 @@ public struct StageServer: Hashable, Sendable {
         }
         let id = participants[index].info.participantId
         participants[index].publishedStreams = streams.map { StageStream(participantId: id, kind: $0.kind, isMuted: $0.isMuted) }
-        participants[index].properties = properties
+        participants[index].properties = properties.created(at: alreadyPublishing ? participants[index].properties.creationTimeNanoseconds : now.nanoseconds)
         let snapshot = PublisherSnapshot(info: participants[index].info, streams: participants[index].publishedStreams, properties: participants[index].properties)
         return Reply(
             outgoing: [reply(.publishAccepted, to: clientIndex)] + broadcast(.participantPublished(snapshot), except: clientIndex),

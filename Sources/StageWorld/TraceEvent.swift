@@ -118,7 +118,8 @@ public enum TraceText {
         case .subscriberVideoDisabled(let reason), .subscriberVideoEnabled(let reason): "(\(reason.rawValue))"
         case .streamCreated(let stream):
             "(audio=\(stream.hasAudio) video=\(stream.hasVideo) name=\(stream.name) type=\(stream.videoType.rawValue) "
-                + "\(stream.videoDimensions.width)x\(stream.videoDimensions.height) fallback=\(stream.audioFallbackEnabled) layers=\(stream.layers.count))"
+                + "\(stream.videoDimensions.width)x\(stream.videoDimensions.height) fallback=\(stream.audioFallbackEnabled) layers=\(stream.layers.count) "
+                + "created=\(VirtualTime(nanoseconds: stream.creationTime)))"
         case .subscriberVideoLayerChanged(let layer): "(\(layer.map { "\($0.width)x\($0.height)@\(Int($0.framesPerSecond)) \($0.bitsPerSecond / 1000) kbps" } ?? "none"))"
         case .streamDestroyed(_, let reason): "(\(reason.rawValue))"
         default: ""

@@ -20,6 +20,7 @@ enum WireJSON {
         .object([
             "participant": info(snapshot.info), "streams": .array(snapshot.streams.map(stream)),
             "video_sdp": .string(PublisherLines.lines(snapshot.properties)),
+            "created_ns": .number(JSONNumber(snapshot.properties.creationTimeNanoseconds)),
         ])
     }
 
@@ -86,10 +87,9 @@ enum WireJSON {
         let reader = try Reader(value, "publisher")
         var streams: [StageStream] = []
         for item in try reader.array("streams") { streams.append(try stream(from: item)) }
-        return PublisherSnapshot(
-            info: try info(from: reader.object["participant"]), streams: streams,
-            properties: try PublisherLines.properties(fromSDP: try reader.string("video_sdp"))
-        )
+        var properties = try PublisherLines.properties(fromSDP: try reader.string("video_sdp"))
+        properties.creationTimeNanoseconds = UInt64(max(try reader.int("created_ns"), 0))
+        return PublisherSnapshot(info: try info(from: reader.object["participant"]), streams: streams, properties: properties)
     }
 
     static func error(from value: JSONValue?) throws(FrameError) -> (StageError, String) {
