@@ -2,6 +2,8 @@
 /// (`signaling_notify_metadata`) carry arbitrary JSON and are send-only (SIG-2); build them
 /// from host values with `JSONValue(encoding:)` (SIG-3). The frame writes `metadata` right
 /// after `type`, as in the seed's examples: `{"type":"connect","metadata":"contents",...}`.
+/// `sdp` is the client's offer *(ext)*, which carries what the connection needs besides the
+/// app's values, so `metadata` stays exactly what the app set.
 public struct SignalingConnect: Hashable, Sendable, SignalingPayload {
     static let messageType = SignalingMessageType.connect
 
@@ -17,10 +19,12 @@ public struct SignalingConnect: Hashable, Sendable, SignalingPayload {
     public var multistream: Bool?
     /// `simulcast` *(ext)*
     public var simulcast: Bool?
+    /// `sdp`, the client's offer *(ext)*
+    public var sdp: String?
 
     public init(
         role: SignalingRole, channelId: String, clientId: String? = nil, metadata: JSONValue? = nil,
-        notifyMetadata: JSONValue? = nil, multistream: Bool? = nil, simulcast: Bool? = nil
+        notifyMetadata: JSONValue? = nil, multistream: Bool? = nil, simulcast: Bool? = nil, sdp: String? = nil
     ) {
         self.role = role
         self.channelId = channelId
@@ -29,6 +33,7 @@ public struct SignalingConnect: Hashable, Sendable, SignalingPayload {
         self.notifyMetadata = notifyMetadata
         self.multistream = multistream
         self.simulcast = simulcast
+        self.sdp = sdp
     }
 
     init(reading fields: SignalingFieldReader) throws(SignalingProtocolError) {
@@ -39,6 +44,7 @@ public struct SignalingConnect: Hashable, Sendable, SignalingPayload {
         notifyMetadata = fields.optionalValue("signaling_notify_metadata")
         multistream = try fields.optionalBool("multistream")
         simulcast = try fields.optionalBool("simulcast")
+        sdp = try fields.optionalString("sdp")
     }
 
     func write(into fields: inout SignalingFieldWriter) {
@@ -49,5 +55,6 @@ public struct SignalingConnect: Hashable, Sendable, SignalingPayload {
         fields.set("client_id", clientId)
         fields.set("multistream", multistream)
         fields.set("simulcast", simulcast)
+        fields.set("sdp", sdp)
     }
 }

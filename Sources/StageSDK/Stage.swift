@@ -37,6 +37,14 @@ public final class Stage {
     public var onReceiveSignaling: ((SignalingMessage) -> Void)?
     /// The receiving end of this stage's signaling: both handler levels, and the protocol log.
     public internal(set) var signaling = SignalingEndpoint()
+    /// SIG-2, SIG-3: the `metadata` of this stage's `connect`, sent exactly as set, as the
+    /// seed's `Configuration.signalingConnectMetadata` (`"contents"` gives
+    /// `{"type":"connect","metadata":"contents",...}`); build it from any Encodable value with
+    /// `JSONValue(encoding:)`. Read when the simulation starts.
+    public var signalingConnectMetadata: JSONValue?
+    /// SIG-2: the `signaling_notify_metadata` of this stage's `connect`, which the service passes
+    /// on to every other participant in `notify` connection.created. Read when the simulation starts.
+    public var signalingConnectNotifyMetadata: JSONValue?
 
     /// Set by `StageSimulation.add(_:link:)`.
     weak var simulation: StageSimulation?

@@ -172,7 +172,9 @@ public final class StageSimulation {
     private func makeWorld() -> World {
         let clients = stages.map { stage in
             // The declared strategy is never asked: the host answers for every client.
-            Client(name: stage.participantId, sdk: stage.sdk, token: stage.initialToken, strategy: StrategySpec())
+            var client = Client(name: stage.participantId, sdk: stage.sdk, token: stage.initialToken, strategy: StrategySpec())
+            client.connectMetadata = ConnectMetadata(metadata: stage.signalingConnectMetadata, notifyMetadata: stage.signalingConnectNotifyMetadata)
+            return client
         }
         var next = World(stageId: stageId, clients: clients, links: links, defaultLink: network, seed: seed)
         for (participantId, call) in callsBeforeStart {
@@ -182,6 +184,7 @@ public final class StageSimulation {
     }
 
     private func start() {
+        world = makeWorld()
         let adapters = world.clients.map { client in
             stagesByName[client.name].map { StrategyAdapter(stage: $0, numbering: numbering) }
         }

@@ -94,6 +94,8 @@ extension WireMessage {
             writer.writeOptional(notifyMetadata)
         case .participantPublished(let snapshot):
             snapshot.encode(to: &writer)
+        case .applicationData(let signaling):
+            writer.write(signaling.frame)
         case .unpublish, .leave, .pong, .ping, .publishAccepted:
             break
         }
@@ -124,6 +126,7 @@ extension WireMessage {
         case .participantUnpublished: 20
         case .participantLeft: 21
         case .subscribeAccepted: 22
+        case .applicationData: 25
         case .participantInterrupted: 23
         case .participantReconnected: 24
         }

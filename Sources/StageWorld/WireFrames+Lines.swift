@@ -3,7 +3,8 @@ import StageCore
 import SubscriberModel
 
 /// The one `a=x-stagesim-<op>:<value>` line of a client's `re-answer` SDP: publish, unpublish,
-/// mute, subscribe, unsubscribe, or the token of an exchange (SIG-1).
+/// mute, subscribe, unsubscribe, or the token of an exchange (SIG-1); and the token line of the
+/// `connect` SDP.
 enum SessionLine {
     static func line(for message: WireMessage) -> String {
         switch message {
@@ -14,7 +15,7 @@ enum SessionLine {
         case .mute(let kind, let muted): return "a=x-stagesim-mute:\(kind.rawValue)=\(muted)"
         case .subscribe(let id, let type): return "a=x-stagesim-subscribe:\(id)=\(type.rawValue)"
         case .unsubscribe(let id): return "a=x-stagesim-unsubscribe:\(id)"
-        case .exchangeToken(let token): return "a=x-stagesim-token:\(token)"
+        case .exchangeToken(let token), .join(let token, _): return "a=x-stagesim-token:\(token)"
         default: return ""
         }
     }
@@ -43,6 +44,11 @@ enum SessionLine {
         }
     }
 
+    /// The token on the `a=x-stagesim-token:` line of an SDP, if it has one.
+    static func token(inSDP sdp: String) -> String? {
+        sdp.split(separator: "\r\n").first { $0.hasPrefix("a=x-stagesim-token:") }.map { String($0.dropFirst(19)) }
+    }
+
     /// `audio,video!muted`: the publishing participant's id is filled in by the service.
     private static func streams(_ value: String) throws(FrameError) -> [StageStream] {
         var streams: [StageStream] = []
@@ -56,6 +62,7 @@ enum SessionLine {
 }
 
 /// Stage events the service sends as `push` data: `{"event": "<name>", ...}` (SIG-2 push.data).
+/// Any other push data is the application's (SIG-2): `message(from:)` returns nil for it.
 enum PushEvent {
     static func data(for message: WireMessage) -> JSONValue {
         switch message {
@@ -74,9 +81,12 @@ enum PushEvent {
         }
     }
 
-    static func message(from data: JSONValue) throws(FrameError) -> WireMessage {
+    /// The stage message of a stage event, nil for application data; a stage event with a
+    /// missing or mistyped member is a `FrameError` (SIG-8).
+    static func message(from data: JSONValue) throws(FrameError) -> WireMessage? {
+        guard let object = data.objectValue, let event = object["event"]?.stringValue else { return nil }
         let reader = try WireJSON.Reader(data, "push.data")
-        switch try reader.string("event") {
+        switch event {
         case "joinRejected":
             let (error, reason) = try WireJSON.error(from: reader.object["error"])
             return .joinRejected(error, reason: reason)
@@ -94,7 +104,7 @@ enum PushEvent {
         case "ejected": return .ejected(reason: try reader.string("reason"))
         case "participantInterrupted": return .participantInterrupted(participantId: try reader.string("participant_id"))
         case "participantReconnected": return .participantReconnected(try WireJSON.info(from: reader.object["participant"]))
-        case let other: throw FrameError("push event \(other) carries no stage message")
+        default: return nil
         }
     }
 }

@@ -1,30 +1,38 @@
 import Signaling
 import StageCore
 
-/// How the stage's messages travel as Sora signaling (SIG-1, SIG-5): a join is `connect` with
-/// the token in its metadata, a leave is `disconnect`, keepalive is `ping`/`pong`, and the
-/// client's media and token changes are `re-answer`s whose SDP carries one `a=x-stagesim-...`
-/// line. The service answers a join with an `offer` listing the publishers in its metadata,
-/// announces connections with `notify` (connection.created / updated / destroyed, carrying the
-/// participant's metadata), and sends every other stage event as `push` data.
+/// How the stage's messages travel as Sora signaling (SIG-1, SIG-5): a join is `connect`, with
+/// the app's `metadata` and `signaling_notify_metadata` exactly as the app set them (SIG-2,
+/// SIG-3) and the token on an `a=x-stagesim-token:` line of its `sdp`; a leave is `disconnect`,
+/// keepalive is `ping`/`pong`, and the client's media and token changes are `re-answer`s whose
+/// SDP carries one `a=x-stagesim-...` line. The service answers a join with an `offer` whose
+/// `connection_id` is the participant's, the id `notify` uses for it, listing the publishers in
+/// its metadata; it announces connections with `notify` (connection.created / updated /
+/// destroyed, carrying the participant's metadata), and sends every other stage event as `push`
+/// data. A `push` that is not a stage event and a `notify` of an event type the stage does not
+/// use are application data (SIG-2, SIG-5): delivered to the SDK's handlers, never an error.
 public enum WireFrames {
-    public static func signaling(_ message: WireMessage, channelId: String) -> SignalingMessage {
+    /// The frame for `message` on stage `channelId`; `connectionId` is the receiving client's
+    /// connection id, which an `offer` names (empty when there is no receiving client).
+    public static func signaling(_ message: WireMessage, channelId: String, connectionId: String = "") -> SignalingMessage {
         switch message {
-        case .join(let token, let connect):
-            var metadata: JSONObject = ["token": .string(token)]
-            if let app = connect.metadata { metadata["app"] = app }
-            return .connect(SignalingConnect(role: .sendrecv, channelId: channelId, metadata: .object(metadata), notifyMetadata: connect.notifyMetadata))
+        case .join(_, let connect):
+            return .connect(SignalingConnect(
+                role: .sendrecv, channelId: channelId, metadata: connect.metadata, notifyMetadata: connect.notifyMetadata,
+                sdp: "v=0\r\n" + SessionLine.line(for: message)
+            ))
         case .leave: return .disconnect(SignalingDisconnect(reason: "leave"))
         case .pong: return .pong(SignalingPong())
         case .ping: return .ping(SignalingPing())
         case .publish, .unpublish, .mute, .subscribe, .unsubscribe, .exchangeToken:
             return .reAnswer(SignalingReAnswer(sdp: "v=0\r\n" + SessionLine.line(for: message)))
         case .joinAccepted(let snapshots):
-            return .offer(SignalingOffer(sdp: "v=0\r\n", connectionId: channelId, metadata: .object(["publishers": .array(snapshots.map(WireJSON.snapshot))])))
+            return .offer(SignalingOffer(sdp: "v=0\r\n", connectionId: connectionId, metadata: .object(["publishers": .array(snapshots.map(WireJSON.snapshot))])))
         case .participantJoined(let info, let notifyMetadata): return notify(.connectionCreated, info, notifyMetadata)
         case .participantUpdated(let info): return notify(.connectionUpdated, info, nil)
         case .participantLeft(let id):
             return .notify(SignalingNotify(eventType: .connectionDestroyed, connectionId: id))
+        case .applicationData(let signaling): return signaling
         default:
             return .push(SignalingPush(data: PushEvent.data(for: message)))
         }
@@ -52,8 +60,8 @@ public enum WireFrames {
     private static func decode(_ signaling: SignalingMessage) throws(FrameError) -> WireMessage {
         switch signaling {
         case .connect(let connect):
-            guard let token = connect.metadata?["token"]?.stringValue else { throw FrameError("connect.metadata.token is not a string") }
-            return .join(token: token, metadata: ConnectMetadata(metadata: connect.metadata?["app"], notifyMetadata: connect.notifyMetadata))
+            guard let token = connect.sdp.flatMap(SessionLine.token(inSDP:)) else { throw FrameError("connect.sdp has no a=x-stagesim-token: line") }
+            return .join(token: token, metadata: ConnectMetadata(metadata: connect.metadata, notifyMetadata: connect.notifyMetadata))
         case .disconnect: return .leave
         case .pong: return .pong
         case .ping: return .ping
@@ -63,7 +71,7 @@ public enum WireFrames {
             for item in offer.metadata?["publishers"]?.arrayValue ?? [] { snapshots.append(try WireJSON.snapshot(from: item)) }
             return .joinAccepted(snapshots)
         case .notify(let notify): return try decode(notify)
-        case .push(let push): return try PushEvent.message(from: push.data)
+        case .push(let push): return try PushEvent.message(from: push.data) ?? .applicationData(signaling)
         case .answer, .update, .reOffer, .candidate:
             throw FrameError("\(signaling.type.rawValue) carries no stage message")
         }
@@ -76,7 +84,15 @@ public enum WireFrames {
         case .connectionDestroyed:
             guard let id = notify.connectionId else { throw FrameError("notify connection.destroyed has no connection_id") }
             return .participantLeft(participantId: id)
-        case .other(let text): throw FrameError("notify event_type \(text) carries no stage message")
+        case .other: return .applicationData(.notify(notify))
         }
+    }
+}
+
+extension StageServer {
+    /// The connection id the service gives a client's participant, in `offer` and `notify`
+    /// alike (SIG-5): its participant id; empty for a client it holds no participant for.
+    func connectionId(ofClient clientIndex: Int) -> String {
+        index(ofClient: clientIndex).map { participants[$0].info.participantId } ?? ""
     }
 }

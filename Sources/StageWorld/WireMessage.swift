@@ -57,6 +57,9 @@ public enum WireMessage: Hashable, Sendable {
     case participantUnpublished(participantId: String)
     case participantLeft(participantId: String)
     case subscribeAccepted(publisherId: String)
+    /// A `push` or `notify` that carries no stage message: the application's data (SIG-2,
+    /// SIG-5), for the SDK's signaling handlers (SIG-7); it changes nothing in the stage.
+    case applicationData(SignalingMessage)
     /// Another participant's connection dropped; the service keeps it for the reconnect grace
     /// period and its stream is interrupted (SUB-4).
     case participantInterrupted(participantId: String)
@@ -90,6 +93,7 @@ public enum WireMessage: Hashable, Sendable {
         case .participantUnpublished(let id): "participantUnpublished(\(id))"
         case .participantLeft(let id): "participantLeft(\(id))"
         case .subscribeAccepted(let id): "subscribeAccepted(\(id))"
+        case .applicationData(let signaling): "applicationData(\(signaling.type.rawValue))"
         case .participantInterrupted(let id): "participantInterrupted(\(id))"
         case .participantReconnected(let info): "participantReconnected(\(TraceText.info(info)))"
         }
@@ -127,10 +131,12 @@ public struct Envelope: Hashable, Sendable {
     /// How many transmissions of it have been lost so far (retransmission backoff).
     public var lostTransmissions: Int = 0
 
-    /// A frame carrying `message` on the stage `channelId`.
-    public init(from: Endpoint, to: Endpoint, message: WireMessage, epoch: Int, channelId: String) {
-        let frame = FrameCaches.encoded.value(for: FrameCaches.Encoding(message: message, channelId: channelId)) {
-            WireFrames.signaling(message, channelId: channelId).frame
+    /// A frame carrying `message` on the stage `channelId`; `connectionId` is the receiving
+    /// client's connection id, which an `offer` names (empty for frames to the service).
+    public init(from: Endpoint, to: Endpoint, message: WireMessage, epoch: Int, channelId: String, connectionId: String = "") {
+        let key = FrameCaches.Encoding(message: message, channelId: channelId, connectionId: connectionId)
+        let frame = FrameCaches.encoded.value(for: key) {
+            WireFrames.signaling(message, channelId: channelId, connectionId: connectionId).frame
         }
         self.init(from: from, to: to, frame: frame, epoch: epoch)
     }

@@ -142,7 +142,10 @@ public struct World: Hashable, Sendable {
             }
         }
         for outgoing in reply.outgoing {
-            send(Envelope(from: .server, to: .client(outgoing.clientIndex), message: outgoing.message, epoch: outgoing.epoch, channelId: server.stageId))
+            send(Envelope(
+                from: .server, to: .client(outgoing.clientIndex), message: outgoing.message, epoch: outgoing.epoch,
+                channelId: server.stageId, connectionId: server.connectionId(ofClient: outgoing.clientIndex)
+            ))
         }
         for timer in reply.timers {
             pending.schedule(.serverTimer(timer), at: now + timer.delay(server.keepalive))

@@ -6,7 +6,7 @@ let sampleMessages: [SignalingMessage] = [
     .connect(SignalingConnect(role: .sendrecv, channelId: "sora")),
     .connect(SignalingConnect(
         role: .recvonly, channelId: "チャンネル", clientId: "client-1", metadata: ["key": "value", "n": [1, 2]],
-        notifyMetadata: .null, multistream: true, simulcast: false)),
+        notifyMetadata: .null, multistream: true, simulcast: false, sdp: "v=0\r\na=x-stagesim-token:e30.e30.c2ln\r\n")),
     .connect(SignalingConnect(role: .other("future-role"), channelId: "x", metadata: "contents")),
     .offer(SignalingOffer(sdp: "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\n", connectionId: "CONN1")),
     .offer(SignalingOffer(sdp: "v=0", connectionId: "CONN2", clientId: "c2", metadata: ["token": "abc"])),

@@ -1,4 +1,5 @@
 import Signaling
+import StageWorld
 import StageSDK
 import Testing
 
@@ -30,5 +31,81 @@ struct SignalingHandlerTests {
         #expect(created)
         #expect(messages.contains { $0.type == .ping })
         #expect(simulation.violations.isEmpty)
+    }
+}
+
+/// SIG-2, SIG-3, SIG-5: what the stage's own frames say.
+@Suite("Stage signaling frames (SIG-2, SIG-3, SIG-5)")
+struct StageFrameTests {
+    @Test("a connect frame carries the app's metadata verbatim, as the seed's examples show, and the token unaltered elsewhere")
+    func connectFrameMetadataVerbatim() throws {
+        let simulation = StageSimulation(seed: 5, stageId: "demo")
+        let token = simulation.token(for: "alice")
+        for (metadata, prefix) in [(JSONValue.string("contents"), #"{"type":"connect","metadata":"contents","#),
+                                   (["key": "value"], #"{"type":"connect","metadata":{"key":"value"},"#)] {
+            let envelope = Envelope(from: .client(0), to: .server, message: .join(token: token, metadata: ConnectMetadata(metadata: metadata)), epoch: 0, channelId: "demo")
+            #expect(envelope.frame.hasPrefix(prefix))
+            #expect(try envelope.decoded().get() == .join(token: token, metadata: ConnectMetadata(metadata: metadata)))
+        }
+        let bare = Envelope(from: .client(0), to: .server, message: .join(token: token), epoch: 0, channelId: "demo")
+        #expect(!bare.frame.contains("\"metadata\""))
+    }
+
+    @Test("Stage.signalingConnectMetadata goes out verbatim and the stage still joins with its token (SIG-2, SIG-3, TOK-1)")
+    func stageConnectMetadata() throws {
+        let simulation = StageSimulation(seed: 5, stageId: "demo")
+        let plain = try addStage("plain", to: simulation)
+        let keyed = try addStage("keyed", to: simulation)
+        plain.stage.signalingConnectMetadata = "contents"
+        keyed.stage.signalingConnectMetadata = try JSONValue(encoding: ["key": "value"])
+        keyed.stage.signalingConnectNotifyMetadata = ["seat": 7]
+        var notifies: [SignalingNotify] = []
+        plain.stage.onReceiveSignaling = { if case .notify(let notify) = $0 { notifies.append(notify) } }
+        try plain.stage.join()
+        try keyed.stage.join()
+        try simulation.run(for: .seconds(1))
+
+        let connects = simulation.trace.events.compactMap { event -> String? in
+            guard event.observer == "server", case .delivered(.join, let frame) = event.kind else { return nil }
+            return frame
+        }
+        #expect(connects.contains { $0.hasPrefix(#"{"type":"connect","metadata":"contents","#) })
+        #expect(connects.contains { $0.hasPrefix(#"{"type":"connect","metadata":{"key":"value"},"#) })
+        #expect(plain.renderer.events.contains(.connection(.connected, nil)))
+        #expect(keyed.renderer.events.contains(.connection(.connected, nil)))
+        #expect(notifies.first { $0.connectionId == "keyed" }?.metadata == ["seat": 7])
+        #expect(simulation.violations.isEmpty)
+    }
+
+    @Test("the offer names the participant by the connection id notify uses for it (SIG-1, SIG-5)")
+    func offerConnectionId() throws {
+        let simulation = StageSimulation(seed: 5, stageId: "demo")
+        let alice = try addStage("alice", to: simulation)
+        let bob = try addStage("bob", to: simulation)
+        var aliceMessages: [SignalingMessage] = []
+        var bobMessages: [SignalingMessage] = []
+        alice.stage.onReceiveSignaling = { aliceMessages.append($0) }
+        bob.stage.onReceiveSignaling = { bobMessages.append($0) }
+        try alice.stage.join()
+        try simulation.run(for: .seconds(1))
+        try bob.stage.join()
+        try simulation.run(for: .seconds(1))
+
+        let offers = (alice: aliceMessages.compactMap(\.offer).first, bob: bobMessages.compactMap(\.offer).first)
+        #expect(offers.alice?.connectionId == "alice")
+        #expect(offers.bob?.connectionId == "bob")
+        let created = aliceMessages.compactMap { message -> String? in
+            if case .notify(let notify) = message, notify.eventType == .connectionCreated { return notify.connectionId }
+            return nil
+        }
+        #expect(created == [offers.bob?.connectionId])
+    }
+}
+
+extension SignalingMessage {
+    /// The offer this message is, if it is one.
+    fileprivate var offer: SignalingOffer? {
+        if case .offer(let offer) = self { return offer }
+        return nil
     }
 }
