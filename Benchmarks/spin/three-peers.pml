@@ -50,6 +50,7 @@
  *     audioVideo; no link samples without keepalive);
  *   - Sora frames: a message is its WireMessage case plus one argument (a participant index,
  *     or joinAccepted's snapshot set); on the wire connect = join, offer = joinAccepted,
+ *     answer = answer (the client's first frame after an offer; the service ignores it),
  *     re-answer = publish / subscribe, notify connection.created = participantJoined,
  *     push = publishAccepted, participantPublished/Unpublished/Left, subscribeAccepted;
  *   - envelope epochs: every frame still in flight carries its client's current epoch
@@ -144,6 +145,7 @@
 #define SUBSCRIBE_ACCEPTED 10
 #define PARTICIPANT_UNPUBLISHED 11
 #define PARTICIPANT_LEFT 12
+#define ANSWER 13
 #define FRAME(kind, arg) ((kind) * 16 + (arg))
 /* position of participant j among the others of participant c */
 #define OTHER(c, j) ((j) < (c) -> (j) : (j) - 1)
@@ -310,6 +312,7 @@ inline serverReceive(c) {
               broadcast(c, PARTICIPANT_UNPUBLISHED, c)
            :: else -> skip
            fi
+        :: tk == ANSWER -> skip
         fi
      fi
   fi
@@ -424,6 +427,7 @@ inline subscriptionConfirmed(p) {
    subscribes go out first), then the strategy's publish */
 inline joinAccepted(o, snap) {
   cl[o].conn = CONNECTED; cl[o].attempt = 0;
+  clientSend(o, ANSWER, 0);  /* answeringOffer: before anything else on the connection */
   tx = 0;
   do
   :: tx < N ->

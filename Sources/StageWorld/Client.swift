@@ -222,8 +222,8 @@ public struct Client: Hashable, Sendable {
         let state = view.local.connectionState
         switch message {
         case .joinAccepted(let snapshots) where state == .connecting && reconnectAttempt != nil:
-            return reconnected(snapshots, strategy: strategy)
-        case .joinAccepted(let snapshots) where state == .connecting: return joinAccepted(snapshots, strategy: strategy)
+            return reconnected(snapshots, strategy: strategy).answeringOffer()
+        case .joinAccepted(let snapshots) where state == .connecting: return joinAccepted(snapshots, strategy: strategy).answeringOffer()
         case .joinRejected(let error, _) where state == .connecting: return joinRejected(error)
         default: break
         }

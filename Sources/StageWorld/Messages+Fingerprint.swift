@@ -96,7 +96,7 @@ extension WireMessage {
             snapshot.encode(to: &writer)
         case .applicationData(let signaling):
             writer.write(signaling.frame)
-        case .unpublish, .leave, .pong, .ping, .publishAccepted:
+        case .unpublish, .leave, .pong, .ping, .publishAccepted, .answer:
             break
         }
     }
@@ -127,6 +127,7 @@ extension WireMessage {
         case .participantLeft: 21
         case .subscribeAccepted: 22
         case .applicationData: 25
+        case .answer: 26
         case .participantInterrupted: 23
         case .participantReconnected: 24
         }

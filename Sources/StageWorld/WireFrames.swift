@@ -7,7 +7,7 @@ import StageCore
 /// keepalive is `ping`/`pong`, and the client's media and token changes are `re-answer`s whose
 /// SDP carries one `a=x-stagesim-...` line. The service answers a join with an `offer` whose
 /// `connection_id` is the participant's, the id `notify` uses for it, listing the publishers in
-/// its metadata; it announces connections with `notify` (connection.created / updated /
+/// its metadata, and the client answers it with `answer`; the service announces connections with `notify` (connection.created / updated /
 /// destroyed, carrying the participant's metadata), and sends every other stage event as `push`
 /// data. A `push` that is not a stage event and a `notify` of an event type the stage does not
 /// use are application data (SIG-2, SIG-5): delivered to the SDK's handlers, never an error.
@@ -22,6 +22,7 @@ public enum WireFrames {
                 sdp: "v=0\r\n" + SessionLine.line(for: message)
             ))
         case .leave: return .disconnect(SignalingDisconnect(reason: "leave"))
+        case .answer: return .answer(SignalingAnswer(sdp: "v=0\r\n"))
         case .pong: return .pong(SignalingPong())
         case .ping: return .ping(SignalingPing())
         case .publish, .unpublish, .mute, .subscribe, .unsubscribe, .exchangeToken:
@@ -72,7 +73,8 @@ public enum WireFrames {
             return .joinAccepted(snapshots)
         case .notify(let notify): return try decode(notify)
         case .push(let push): return try PushEvent.message(from: push.data) ?? .applicationData(signaling)
-        case .answer, .update, .reOffer, .candidate:
+        case .answer: return .answer
+        case .update, .reOffer, .candidate:
             throw FrameError("\(signaling.type.rawValue) carries no stage message")
         }
     }
@@ -86,6 +88,16 @@ public enum WireFrames {
             return .participantLeft(participantId: id)
         case .other: return .applicationData(.notify(notify))
         }
+    }
+}
+
+extension Client.Output {
+    /// SIG-1: a client answers the service's `offer` (an accepted join) with an `answer` before
+    /// anything else it sends on that connection.
+    func answeringOffer() -> Client.Output {
+        var output = self
+        output.messages.insert(.answer, at: 0)
+        return output
     }
 }
 

@@ -35,6 +35,9 @@ public enum WireMessage: Hashable, Sendable {
     case subscribe(publisherId: String, SubscribeType)
     case unsubscribe(publisherId: String)
     case leave
+    /// The client's SDP answer to the service's offer (SIG-1): the first thing it sends on a
+    /// connection the service accepted; the service needs nothing from it.
+    case answer
     /// Answer to the service's keepalive ping; pongs answer pings in order (SIG-6).
     case pong
     // server -> client
@@ -78,6 +81,7 @@ public enum WireMessage: Hashable, Sendable {
         case .subscribe(let id, let type): "subscribe(\(id), \(type.rawValue))"
         case .unsubscribe(let id): "unsubscribe(\(id))"
         case .leave: "leave"
+        case .answer: "answer"
         case .pong: "pong"
         case .ping: "ping"
         case .joinAccepted(let snapshots): "joinAccepted[\(snapshots.map(TraceText.snapshot).joined(separator: ", "))]"

@@ -1,4 +1,5 @@
 import Signaling
+import StageCore
 import StageWorld
 import StageSDK
 import Testing
@@ -99,6 +100,56 @@ struct StageFrameTests {
             return nil
         }
         #expect(created == [offers.bob?.connectionId])
+    }
+}
+
+@Suite("Offer and answer (SIG-1)")
+struct OfferAnswerTests {
+    @Test("a client answers the service's offer with an answer frame before anything else it sends")
+    func answerFirst() throws {
+        let simulation = StageSimulation(seed: 5, stageId: "demo")
+        let token = simulation.token(for: "alice")
+        var client = Client(name: "alice", sdk: .mobile(SemanticVersion(1, 37, 0)), token: token, strategy: StrategySpec())
+        _ = client.handle(.join, strategy: client.strategy, now: .zero)
+        let publisher = PublisherSnapshot(
+            info: ParticipantInfo(participantId: "bob", userId: "", isLocal: false, attributes: [:], capabilities: Capabilities()),
+            streams: [StageStream(participantId: "bob", kind: .audio, isMuted: false)]
+        )
+        let output = client.handle(.joinAccepted([publisher]), strategy: client.strategy)
+        #expect(output.messages.first == .answer)
+        #expect(output.messages.count > 1)
+        let frame = Envelope(from: .client(0), to: .server, message: .answer, epoch: 1, channelId: "demo").frame
+        #expect(frame == #"{"type":"answer","sdp":"v=0\r\n"}"#)
+    }
+
+    @Test("every offer a client receives is answered, and the answer changes nothing at the service")
+    func everyOfferAnswered() throws {
+        let simulation = StageSimulation(seed: 5, stageId: "demo")
+        let alice = try addStage("alice", to: simulation)
+        let bob = try addStage("bob", to: simulation)
+        try alice.stage.join()
+        try bob.stage.join()
+        try simulation.run(for: .seconds(2))
+        let offers = simulation.trace.events.filter { event in
+            if case .delivered(.joinAccepted, _) = event.kind { return event.observer != "server" }
+            return false
+        }
+        let answers = simulation.trace.events.filter { event in
+            if case .delivered(.answer, _) = event.kind { return event.observer == "server" }
+            return false
+        }
+        #expect(offers.count == 2)
+        #expect(answers.count == offers.count)
+        #expect(!simulation.trace.events.contains { $0.kind.isProtocolError })
+        #expect(alice.renderer.shownStreams["bob"] == [.audio, .video])
+        #expect(simulation.violations.isEmpty)
+    }
+}
+
+extension TraceEvent.Kind {
+    fileprivate var isProtocolError: Bool {
+        if case .protocolError = self { return true }
+        return false
     }
 }
 
