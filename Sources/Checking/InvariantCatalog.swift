@@ -9,7 +9,7 @@ public enum InvariantCatalog {
             JoinLeaveOrderMonitor(), StreamAccountingMonitor(), SubscribeAnswerMonitor(),
             PublishCapabilityMonitor(), SilentRefreshMonitor(), VisibilityMonitor(), SubscriberLifecycleMonitor(), SubscriberVideoMonitor(),
             CapabilityChangeMonitor(), ExchangeImmutabilityMonitor(),
-            ConvergenceMonitor(settle: settle), LiveConnectionMonitor(),
+            ConvergenceMonitor(settle: settle), LiveConnectionMonitor(), PublisherDropMonitor(),
         ]
     }
 }

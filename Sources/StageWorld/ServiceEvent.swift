@@ -9,6 +9,9 @@ public enum ServiceEvent: Hashable, Sendable {
     case metadataUpdated(ParticipantInfo)
     /// The participant started publishing; observers announce it with this info (VIS-2, VIS-4).
     case publishing(ParticipantInfo)
+    /// The participant left the registry, by its own leave or because the service dropped it;
+    /// whether it was publishing then.
+    case left(participantId: String, wasPublishing: Bool)
     /// The service ended a participant's publish itself (TOK-7: its token no longer allows it).
     case publishStopped(participantId: String, reason: String)
     /// A connection was dropped by the service (TOK-10).
@@ -24,6 +27,7 @@ public enum ServiceEvent: Hashable, Sendable {
         case .admitted(let info): "admitted \(TraceText.info(info))"
         case .metadataUpdated(let info): "metadataUpdated \(TraceText.info(info))"
         case .publishing(let info): "publishing \(TraceText.info(info))"
+        case .left(let id, let wasPublishing): "left \(id)\(wasPublishing ? " (was publishing)" : "")"
         case .publishStopped(let id, let reason): "publishStopped \(id) (\(reason))"
         case .ejected(let id, let reason): "ejected \(id) (\(reason))"
         case .interrupted(let id, let reason): "interrupted \(id) (\(reason))"

@@ -198,10 +198,15 @@ public struct StageServer: Hashable, Sendable {
         return Reply(outgoing: [reply(.subscribeAccepted(publisherId: publisherId), to: clientIndex)])
     }
 
+    /// The participant leaves the registry (its own leave, or the service dropping it): the
+    /// others hear it, and the trace records whether it was publishing then.
     mutating func leave(clientIndex: Int) -> Reply {
         guard let index = index(ofClient: clientIndex) else { return Reply() }
         let leaving = participants.remove(at: index)
-        return Reply(outgoing: broadcast(.participantLeft(participantId: leaving.info.participantId), except: clientIndex))
+        return Reply(
+            outgoing: broadcast(.participantLeft(participantId: leaving.info.participantId), except: clientIndex),
+            events: [.left(participantId: leaving.info.participantId, wasPublishing: !leaving.publishedStreams.isEmpty)]
+        )
     }
 
     /// Every other connected participant as a joining client first sees it.

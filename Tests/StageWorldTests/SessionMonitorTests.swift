@@ -88,4 +88,19 @@ struct SessionMonitorTests {
         #expect(run([join, subscribing, published, unpublished, leave]).count == 1, "published must come first")
         #expect(run([join, published, leave]).count == 1, "leave while still published")
     }
+
+    @Test("a publisher dropped at once for an unanswered ping is flagged while the grace is on, not without it")
+    func publisherDrop() {
+        func run(grace: VirtualDuration, wasPublishing: Bool, reason: String) -> [Violation] {
+            var world = settledWorld()
+            world.server.keepalive.reconnectGrace = grace
+            var monitor = PublisherDropMonitor()
+            let kinds: [TraceEvent.Kind] = [.service(.left(participantId: "bob", wasPublishing: wasPublishing)), .service(.ejected(participantId: "bob", reason: reason))]
+            return kinds.enumerated().flatMap { monitor.observe(event("server", $0.element, at: .zero), index: $0.offset, world: world) }
+        }
+        #expect(run(grace: .seconds(30), wasPublishing: true, reason: "ping 3 unanswered").count == 1)
+        #expect(run(grace: .zero, wasPublishing: true, reason: "ping 3 unanswered").isEmpty)
+        #expect(run(grace: .seconds(30), wasPublishing: false, reason: "ping 3 unanswered").isEmpty)
+        #expect(run(grace: .seconds(30), wasPublishing: true, reason: "not back within the reconnect grace period").isEmpty)
+    }
 }
