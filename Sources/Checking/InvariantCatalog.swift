@@ -10,6 +10,7 @@ public enum InvariantCatalog {
             PublishCapabilityMonitor(), SilentRefreshMonitor(), VisibilityMonitor(), SubscriberLifecycleMonitor(), SubscriberVideoMonitor(),
             CapabilityChangeMonitor(), ExchangeImmutabilityMonitor(),
             ConvergenceMonitor(settle: settle), LiveConnectionMonitor(), PublisherDropMonitor(),
+            SubscribeEnforcementMonitor(), SecretMonitor(), KeepaliveVerdictMonitor(), JoinRetryWindowMonitor(),
         ]
     }
 }

@@ -33,7 +33,8 @@ public enum Fuzzer {
 }
 
 /// Shrinks a failing draft while it still breaks the same invariant: fewer participants, fewer
-/// steps (delta debugging over chunks), fewer faults and network faults, a shorter run.
+/// steps (delta debugging over chunks), fewer faults and network faults, participant settings
+/// back to their defaults, a shorter run.
 public struct ScenarioShrinker: Sendable {
     /// Whether a candidate still fails the way the original did.
     public let fails: @Sendable (ScenarioDraft) -> Bool
@@ -68,6 +69,16 @@ public struct ScenarioShrinker: Sendable {
         { $0.signalingBitsPerSecond = nil },
     ]
 
+    /// Each puts one of a participant's generated settings back to its default.
+    static let participantResets: [@Sendable (inout ScenarioDraft.Participant) -> Void] = [
+        { $0.tokenExpiresAtSeconds = nil },
+        { $0.tokenTopic = nil; $0.tokenResource = nil },
+        { $0.latency = nil },
+        { $0.joinRetry = nil },
+        { $0.audioFallback = true },
+        { $0.signalingMetadata = nil; $0.notifyMetadata = nil },
+    ]
+
     /// Smaller variants of `draft`, biggest cuts first.
     func candidates(_ draft: ScenarioDraft) -> [ScenarioDraft] {
         var result: [ScenarioDraft] = []
@@ -96,6 +107,13 @@ public struct ScenarioShrinker: Sendable {
             var smaller = draft
             smaller.keepalive = nil
             result.append(smaller)
+        }
+        for index in draft.participants.indices {
+            for reset in Self.participantResets {
+                var smaller = draft
+                reset(&smaller.participants[index])
+                if smaller.participants[index] != draft.participants[index] { result.append(smaller) }
+            }
         }
         for heal in Self.linkFaultHeals {
             var smaller = draft

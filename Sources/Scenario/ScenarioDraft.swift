@@ -1,3 +1,4 @@
+import Signaling
 import Simulation
 import StageCore
 import StageWorld
@@ -15,6 +16,20 @@ public struct ScenarioDraft: Hashable, Sendable {
         public var capabilities: Capabilities
         public var publish: Bool
         public var subscribe: SubscribeType
+        /// The token's `exp` in virtual seconds; nil: the loader's default (TOK-1).
+        public var tokenExpiresAtSeconds: UInt64?
+        /// A token `topic` or `resource` naming another stage; nil: this stage's (TOK-1).
+        public var tokenTopic: String?
+        public var tokenResource: String?
+        /// This participant's link latency; nil: the scenario's link (SIG-6 late pongs).
+        public var latency: VirtualDuration?
+        /// nil: the default join retry (STG-3).
+        public var joinRetry: JoinRetryPolicy?
+        /// SUB-6: whether its subscribers may fall back to audio for quality.
+        public var audioFallback = true
+        /// What it sends with `connect`: `metadata` for the service only, `notifyMetadata` for everyone (SIG-2).
+        public var signalingMetadata: Attributes?
+        public var notifyMetadata: Attributes?
     }
 
     public struct Step: Hashable, Sendable {
@@ -51,7 +66,7 @@ public struct ScenarioDraft: Hashable, Sendable {
 
     /// The scenario the draft's file loads as, built without writing and reading the file.
     public func scenario(path: String? = nil) -> Scenario {
-        let specs = participants.map(\.spec)
+        let specs = participants.map { $0.spec(network: network) }
         var state = ScriptState(specs)
         // after the header, `participants:`, one line per participant and `steps:`
         let firstStepLine = headerLines.count + 1 + participants.count + 2
@@ -109,19 +124,60 @@ public struct ScenarioDraft: Hashable, Sendable {
 
 extension ScenarioDraft.Participant {
     /// The participant as the loader declares it: a token of these claims signed by the app,
-    /// this strategy, and defaults for everything else.
-    var spec: ParticipantSpec {
-        let claims = StageKeys.claims(
+    /// this strategy, and defaults for everything else; `network` is the scenario's link.
+    func spec(network: LinkConditions) -> ParticipantSpec {
+        var claims = StageKeys.claims(
             participantId: name, stageId: ScenarioDraft.stageId, userId: userId, attributes: attributes, capabilities: capabilities
         )
-        return ParticipantSpec(name: name, sdk: sdk, token: .signed(claims, by: .app), strategy: StrategySpec(publish: publish, subscribe: subscribe))
+        if let tokenExpiresAtSeconds { claims.expiresAtSeconds = tokenExpiresAtSeconds }
+        if let tokenTopic { claims.topic = tokenTopic }
+        if let tokenResource { claims.resource = tokenResource }
+        let link = latency.map { latency in
+            var link = network
+            link.latencyMean = latency
+            return link
+        }
+        return ParticipantSpec(
+            name: name, sdk: sdk, token: .signed(claims, by: .app), link: link, strategy: StrategySpec(publish: publish, subscribe: subscribe),
+            joinRetry: joinRetry ?? JoinRetryPolicy(),
+            connect: ConnectMetadata(metadata: signalingMetadata.map(Self.json), notifyMetadata: notifyMetadata.map(Self.json)),
+            audioFallback: audioFallback
+        )
+    }
+
+    /// A string map as the JSON object the loader reads from its YAML mapping.
+    private static func json(_ map: Attributes) -> JSONValue {
+        .object(JSONObject(map.pairs.map { ($0.key, JSONValue.string($0.value)) }))
     }
 
     var yamlKeys: [String] {
         var keys = ["name: \(name)", "sdk: \(sdk)", "userId: \(TraceText.json(userId))"]
         if !attributes.isEmpty { keys.append("attributes: \(YAMLText.map(attributes))") }
         keys.append("capabilities: \(YAMLText.capabilities(capabilities))")
+        if let tokenExpiresAtSeconds { keys.append("tokenExpiresAt: \(tokenExpiresAtSeconds)s") }
+        if let tokenTopic { keys.append("tokenTopic: \(TraceText.json(tokenTopic))") }
+        if let tokenResource { keys.append("tokenResource: \(TraceText.json(tokenResource))") }
+        if let latency { keys.append("network: {latency: \(latency)}") }
+        if let joinRetry { keys.append("joinRetry: {attemptTimeout: \(joinRetry.attemptTimeout), window: \(joinRetry.window)}") }
+        if !audioFallback { keys.append("audioFallback: false") }
+        if let signalingMetadata { keys.append("signalingMetadata: \(YAMLText.map(signalingMetadata))") }
+        if let notifyMetadata { keys.append("notifyMetadata: \(YAMLText.map(notifyMetadata))") }
         keys.append("strategy: {publish: \(publish), subscribe: \(subscribe.rawValue)}")
         return keys
+    }
+
+    /// The settings beyond name, SDK, claims and strategy that differ from the defaults, for
+    /// the parameters printed under a seed.
+    var extras: [String] {
+        var extras: [String] = []
+        if let tokenExpiresAtSeconds { extras.append("exp=\(tokenExpiresAtSeconds)s") }
+        if let tokenTopic { extras.append("topic=\(tokenTopic)") }
+        if let tokenResource { extras.append("resource=\(tokenResource)") }
+        if let latency { extras.append("latency=\(latency)") }
+        if let joinRetry { extras.append("joinRetry=\(joinRetry.attemptTimeout)/\(joinRetry.window)") }
+        if !audioFallback { extras.append("audioFallback=false") }
+        if let signalingMetadata { extras.append("metadata=\(YAMLText.map(signalingMetadata))") }
+        if let notifyMetadata { extras.append("notifyMetadata=\(YAMLText.map(notifyMetadata))") }
+        return extras
     }
 }

@@ -4,10 +4,12 @@ import StageWorld
 
 /// Draws a random valid scenario from a seed (the fuzzer's generator): participants with
 /// random SDK kinds, capabilities, attributes and strategies; joins, strategy changes and
-/// refreshes, mutes, token exchanges, leaves and rejoins; and a swarm fault plan (each fault
-/// kind on or off per seed). Every drawn parameter is listed in `parameters`.
+/// refreshes, mutes, token exchanges, leaves and rejoins; a swarm fault plan (each fault
+/// kind on or off per seed); and narrow situations, each on or off per seed (`Situations`).
+/// Every drawn parameter is listed in `parameters`.
 public struct ScenarioGenerator: Sendable {
-    /// Fixed participant count and run length, or nil to draw them (2...8 participants, 20...60 s).
+    /// Fixed participant count and run length, or nil to draw them (2...8 participants, 20...60 s;
+    /// a full stage, drawn rarely, has 13 or 14 participants and 20...30 s).
     public var participantCount: Int?
     public var durationSeconds: UInt64?
 
@@ -20,8 +22,9 @@ public struct ScenarioGenerator: Sendable {
 
     public func draft(seed: UInt64) -> (draft: ScenarioDraft, parameters: [String]) {
         var random = SplitMix64.stream(seed: seed, name: "generator")
-        let count = participantCount ?? 2 + random.below(7)
-        let duration = durationSeconds ?? 20 + random.upTo(40)
+        var situations = Situations(seed: seed, drawsFullStage: participantCount == nil)
+        let count = participantCount ?? (situations.fullStage ? 13 + random.below(2) : 2 + random.below(7))
+        let duration = durationSeconds ?? (situations.fullStage ? 20 + random.upTo(10) : 20 + random.upTo(40))
         let participants = (1...count).map { participant(number: $0, random: &random) }
         var steps = participants.map { ScenarioDraft.Step(atMilliseconds: random.upTo(3_000), participant: $0.name, call: .join) }
         for _ in 0..<(3 + random.below(13)) {
@@ -39,10 +42,15 @@ public struct ScenarioGenerator: Sendable {
         if random.percentChance(50) {
             draft.keepalive = KeepalivePolicy(pingInterval: .seconds(1 + random.upTo(2)), pongTimeout: .seconds(1 + random.upTo(3)))
         }
-        let cast = participants.map { "\($0.name)=\($0.sdk) caps=\($0.capabilities) publish=\($0.publish) subscribe=\($0.subscribe.rawValue)" }
+        situations.apply(to: &draft)
+        draft.steps.sort { $0.atMilliseconds < $1.atMilliseconds }
+        let cast = draft.participants.map { participant in
+            (["\(participant.name)=\(participant.sdk) caps=\(participant.capabilities) publish=\(participant.publish) subscribe=\(participant.subscribe.rawValue)"]
+                + participant.extras).joined(separator: " ")
+        }
         let keepalive = draft.keepalive.map { "keepalive: pingInterval \($0.pingInterval), pongTimeout \($0.pongTimeout)" } ?? "keepalive=default"
-        return (draft, ["participants=\(count) duration=\(duration)s steps=\(steps.count) \(keepalive)"] + cast
-            + ["faults: " + swarm.parameters.joined(separator: ", ")])
+        return (draft, ["participants=\(count) duration=\(duration)s steps=\(draft.steps.count) \(keepalive)"] + cast
+            + ["situations: " + situations.parameters.joined(separator: ", "), "faults: " + swarm.parameters.joined(separator: ", ")])
     }
 
     private func participant(number: Int, random: inout SplitMix64) -> ScenarioDraft.Participant {

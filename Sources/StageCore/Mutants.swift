@@ -49,6 +49,16 @@ public enum Mutant: String, CaseIterable, Sendable {
     /// SUB-4: the service ejects a publisher whose connection dropped at once, so its
     /// subscribers see the stream destroyed (and a new one) instead of a disconnect/reconnect.
     case ejectDroppedPublisherAtOnce = "eject-dropped-publisher-at-once"
+    /// TOK-8: an accepted exchange that removes allow_subscribe leaves the service's record of
+    /// the participant (and so the client's) able to subscribe; the service grants subscriptions.
+    case serviceKeepsSubscribeCapability = "service-keeps-subscribe-capability"
+    /// SIG-2: the service passes a participant's private connect `metadata` to the others in
+    /// place of its `notifyMetadata`.
+    case leakConnectMetadata = "leak-connect-metadata"
+    /// SIG-6: the pong deadline drops the connection even when its ping was answered in time.
+    case dropAnsweredConnection = "drop-answered-connection"
+    /// STG-3: an unanswered join is retried forever, never reporting FAILED.
+    case retryJoinForever = "retry-join-forever"
 }
 
 /// The switch for mutants. Only builds with the `MUTANTS` condition (debug builds) can turn

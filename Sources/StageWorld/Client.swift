@@ -175,7 +175,8 @@ public struct Client: Hashable, Sendable {
     private mutating func joinAttemptTimedOut(_ number: Int, now: VirtualTime) -> Output {
         var output = Output()
         guard view.local.connectionState == .connecting, let attempt = joinAttempt, attempt.number == number else { return output }
-        if now - attempt.firstAttemptAt < joinRetry.window {
+        if now - attempt.firstAttemptAt < joinRetry.window || Mutants.isOn(.retryJoinForever) {
+            if Mutants.isOn(.retryJoinForever) { joinAttempt?.firstAttemptAt = now }
             joinAttempt?.number = number + 1
             sendJoinAttempt(number + 1, now: now, into: &output)
             return output

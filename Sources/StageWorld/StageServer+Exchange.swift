@@ -15,7 +15,8 @@ extension StageServer {
             if let reason = Self.exchangeRefusal(current: participants[index], new: verified) {
                 return refuseExchange(clientIndex, StageError(code: .tokenNotAllowed, category: .join, isFatal: false), reason)
             }
-            let info = verified.claims.participantInfo(isLocal: false)
+            var info = verified.claims.participantInfo(isLocal: false)
+            if Mutants.isOn(.serviceKeepsSubscribeCapability) { info.capabilities.canSubscribe = participants[index].info.capabilities.canSubscribe }
             participants[index].claims = verified.claims
             participants[index].info = info
             var reply = Reply(

@@ -131,7 +131,8 @@ public struct StageServer: Hashable, Sendable {
         var reply = ejectEarlierConnection(of: verified.claims.participantId)
         let info = verified.claims.participantInfo(isLocal: false)
         reply.outgoing.append(Outgoing(clientIndex: clientIndex, message: .joinAccepted(snapshots(except: clientIndex)), epoch: epoch))
-        reply.outgoing += broadcast(.participantJoined(info, notifyMetadata: metadata.notifyMetadata), except: clientIndex)
+        let notifyMetadata = Mutants.isOn(.leakConnectMetadata) ? metadata.metadata : metadata.notifyMetadata
+        reply.outgoing += broadcast(.participantJoined(info, notifyMetadata: notifyMetadata), except: clientIndex)
         reply.events.append(.admitted(info))
         if keepalive.isEnabled { reply.timers.append(.ping(clientIndex: clientIndex, epoch: epoch)) }
         insert(ServerParticipant(
@@ -192,8 +193,9 @@ public struct StageServer: Hashable, Sendable {
         return Reply(outgoing: broadcast(.participantPublished(snapshot), except: clientIndex))
     }
 
+    /// A subscription is granted only to a participant whose token allows subscribing (TOK-8).
     private func subscribe(to publisherId: String, clientIndex: Int) -> Reply {
-        guard index(ofClient: clientIndex) != nil,
+        guard let index = index(ofClient: clientIndex), participants[index].info.capabilities.canSubscribe,
               let publisher = participant(publisherId), !publisher.publishedStreams.isEmpty else { return Reply() }
         return Reply(outgoing: [reply(.subscribeAccepted(publisherId: publisherId), to: clientIndex)])
     }

@@ -1,0 +1,77 @@
+import StageCore
+import StageWorld
+
+/// SIG-2, TOK-2: no secret leaves its owner. A participant's token (its signature: the part
+/// that lets anyone who holds it join as that participant), every token it exchanges to, and
+/// the `metadata` it sends with `connect` (for the service only; `notifyMetadata` is what
+/// goes to the others) never appear in a frame sent to another participant.
+///
+/// Metadata is judged when it is a JSON object or array of at least 8 characters that is not
+/// also public (part of some participant's `notifyMetadata`): a bare string or number could
+/// occur in a frame by coincidence.
+public struct SecretMonitor: InvariantMonitor {
+    public let name = "no-secret-leaves-its-owner"
+    public let summary = "no token and no private connect metadata of a participant appears in a frame sent to another participant"
+    public let rules = ["SIG-2", "TOK-2"]
+
+    /// A text only its owners may receive.
+    struct Secret: Hashable {
+        var owner: String
+        var text: String
+        var what: String
+    }
+
+    private var secrets: [Secret] = []
+    private var collected = false
+
+    public init() {}
+
+    public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
+        if !collected {
+            collected = true
+            secrets = Self.declaredSecrets(world)
+        }
+        switch event.kind {
+        case .hostCall(.exchangeToken(let token)):
+            if let text = Self.tokenSecret(token) { secrets.append(Secret(owner: event.observer, text: text, what: "exchanged token")) }
+            return []
+        case .delivered(_, let frame), .lost(let frame), .discarded(let frame), .duplicate(let frame), .heldForOrder(let frame),
+             .protocolError(let frame, _):
+            guard event.observer != "server", let leak = leaked(into: frame, receiver: event.observer) else { return [] }
+            return [violation(event, index: index, "a frame to \(event.observer) carries the \(leak.what) of \(leak.owner)")]
+        default:
+            return []
+        }
+    }
+
+    /// The first secret of someone other than `receiver` that `frame` contains (a secret the
+    /// receiver holds too, such as a shared token, is not a leak).
+    private func leaked(into frame: String, receiver: String) -> Secret? {
+        secrets.first { secret in
+            secret.owner != receiver && !secrets.contains { $0.owner == receiver && $0.text == secret.text }
+                && frame.utf8.firstRange(of: secret.text.utf8) != nil
+        }
+    }
+
+    /// Every client's join token and private connect metadata.
+    static func declaredSecrets(_ world: World) -> [Secret] {
+        let publicTexts = world.clients.compactMap { $0.connectMetadata.notifyMetadata.map { String(describing: $0) } }
+        return world.clients.flatMap { client -> [Secret] in
+            var secrets = tokenSecret(client.token).map { [Secret(owner: client.name, text: $0, what: "token")] } ?? []
+            if let metadata = client.connectMetadata.metadata.map({ String(describing: $0) }),
+               metadata.count >= 8, metadata.first == "{" || metadata.first == "[",
+               !publicTexts.contains(where: { $0.contains(metadata) }) {
+                secrets.append(Secret(owner: client.name, text: metadata, what: "private connect metadata"))
+            }
+            return secrets
+        }
+    }
+
+    /// A token's signature segment, or a token that is not a JWT as a whole, when it is long
+    /// enough not to occur by chance.
+    static func tokenSecret(_ token: String) -> String? {
+        let segments = token.split(separator: ".", omittingEmptySubsequences: false)
+        let text = segments.count == 3 ? String(segments[2]) : token
+        return text.count >= 16 ? text : nil
+    }
+}

@@ -1,0 +1,150 @@
+import Simulation
+import StageCore
+import StageWorld
+
+/// TOK-2, TOK-8: the stage service enforces the subscribe capability itself. It never grants a
+/// subscription (sends `subscribeAccepted`) to a client whose token, as the service holds it,
+/// lacks `allow_subscribe`. The verdict reads the service's verified token, not what the
+/// client believes, so a client and a service that agree on a wrong capability are caught.
+public struct SubscribeEnforcementMonitor: InvariantMonitor {
+    public let name = "service-enforces-subscribe-capability"
+    public let summary = "the stage service grants a subscription only to a client whose token (as the service holds it) allows subscribing"
+    public let rules = ["TOK-2", "TOK-8"]
+    /// Pending events scheduled from this sequence on are new since the last observed event.
+    private var firstNewSequence: UInt64 = 0
+
+    public init() {}
+
+    public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
+        defer { firstNewSequence = world.pending.nextSequence }
+        guard event.observer == "server", case .delivered(.subscribe, _) = event.kind else { return [] }
+        for entry in world.pending.entries where entry.sequence >= firstNewSequence {
+            guard case .delivery(let envelope) = entry.payload, case .client(let client) = envelope.to,
+                  case .success(.subscribeAccepted(let publisherId)) = envelope.decoded(),
+                  let subscriber = world.server.participants.first(where: { $0.clientIndex == client }),
+                  !subscriber.claims.capabilities.canSubscribe else { continue }
+            return [violation(event, index: index, "the stage service gave \(subscriber.info.participantId) a subscription to \(publisherId), but its token does not allow subscribing")]
+        }
+        return []
+    }
+}
+
+/// SIG-6: the service's keepalive decides a connection by its pongs. A connection whose pong
+/// for ping `n` has not arrived `pongTimeout` after the ping is dropped (ejected, or kept as
+/// interrupted) then, and is never held open past that deadline; a connection that answered
+/// ping `n` in time is never dropped for it. Pongs answer pings in order.
+public struct KeepaliveVerdictMonitor: InvariantMonitor {
+    public let name = "pong-deadline-decides-the-connection"
+    public let summary = "a connection whose pong is pongTimeout late is dropped at the deadline, and one that answered in time is not dropped for it"
+    public let rules = ["SIG-6"]
+    /// Per participant id: the connection and how many pongs the service had heard on it at
+    /// the last observed service-side event.
+    private var pongsHeard: [String: (epoch: Int, count: Int)] = [:]
+
+    public init() {}
+
+    public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
+        guard event.observer == "server" else { return [] }
+        var found: [Violation] = []
+        switch event.kind {
+        case .delivered(.pong, _):
+            found += overdue(world).map { violation(event, index: index, $0) }
+        case .service(.ejected(let id, let reason)), .service(.interrupted(let id, let reason)):
+            if let number = Self.unansweredPing(reason), let heard = pongsHeard[id], heard.count >= number {
+                found.append(violation(event, index: index, "\(id) answered ping \(number) in time (\(heard.count) pongs heard on connection \(heard.epoch)), yet the service dropped it for that ping"))
+            }
+        default:
+            break
+        }
+        for participant in world.server.participants {
+            pongsHeard[participant.info.participantId] = (participant.epoch, participant.pongsHeard)
+        }
+        return found
+    }
+
+    public func finish(world: World) -> [Violation] {
+        overdue(world).map { Violation(invariant: name, rules: rules, time: world.now, observer: "server", eventIndex: nil, message: $0) }
+    }
+
+    /// "ping N unanswered": the ping a keepalive drop names.
+    private static func unansweredPing(_ reason: String) -> Int? {
+        let words = reason.split(separator: " ")
+        guard words.count == 3, words[0] == "ping", words[2] == "unanswered" else { return nil }
+        return Int(words[1])
+    }
+
+    /// Open connections with a ping whose deadline has passed (its timer is no longer pending)
+    /// without a pong heard before it: counted from the pongs heard at the last observation,
+    /// so a pong that has just arrived late still counts as late.
+    private func overdue(_ world: World) -> [String] {
+        let open = world.server.connections
+        let waiting = world.server.participants.filter { participant in
+            open.contains { $0.clientIndex == participant.clientIndex && $0.epoch == participant.epoch }
+                && participant.pingsSent > answered(participant)
+        }
+        guard !waiting.isEmpty else { return [] }
+        var pendingDeadlines = Set<ServerTimer>()
+        for entry in world.pending.entries {
+            if case .serverTimer(let timer) = entry.payload { pendingDeadlines.insert(timer) }
+        }
+        return waiting.compactMap { participant in
+            let late = ((answered(participant) + 1)...participant.pingsSent).first { number in
+                !pendingDeadlines.contains(.pongDeadline(clientIndex: participant.clientIndex, epoch: participant.epoch, number: number))
+            }
+            return late.map { "ping \($0) of \(participant.info.participantId) had no pong within the pong timeout, yet the service keeps connection \(participant.epoch) open" }
+        }
+    }
+
+    /// Pings of this connection answered before the current event.
+    private func answered(_ participant: ServerParticipant) -> Int {
+        guard let heard = pongsHeard[participant.info.participantId], heard.epoch == participant.epoch else { return 0 }
+        return min(heard.count, participant.pongsHeard)
+    }
+}
+
+/// STG-3: a join that gets no answer for the whole retry window ends in `disconnected` with
+/// FAILED once the window is spent. The window starts with the `join()` host call (a `join()`
+/// while connecting starts a fresh one); an answer (accepted or refused), `leave()`, or any
+/// `disconnected` ends it.
+public struct JoinRetryWindowMonitor: InvariantMonitor {
+    public let name = "unanswered-join-fails-after-window"
+    public let summary = "a join with no answer for the whole retry window ends disconnected with FAILED when the window is spent"
+    public let rules = ["STG-3"]
+    /// Per client name: when its join window ends, while no answer has arrived.
+    private var deadlines: [String: VirtualTime] = [:]
+    private var reported: Set<String> = []
+
+    public init() {}
+
+    public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
+        let observer = event.observer
+        switch event.kind {
+        case .hostCall(.join):
+            if let client = world.clientIndex(named: observer), world.clients[client].view.local.connectionState == .connecting {
+                deadlines[observer] = event.time + world.clients[client].joinRetry.window
+                reported.remove(observer)
+            }
+        case .hostCall(.leave), .delivered(.joinAccepted, _), .delivered(.joinRejected, _),
+             .renderer(.connectionStateChanged(.disconnected, _)), .renderer(.connectionStateChanged(.connected, _)):
+            deadlines[observer] = nil
+        default:
+            break
+        }
+        return expired(at: event.time, index: index)
+    }
+
+    public func finish(world: World) -> [Violation] {
+        var monitor = self
+        return monitor.expired(at: world.now, index: nil)
+    }
+
+    private mutating func expired(at time: VirtualTime, index: Int?) -> [Violation] {
+        deadlines.filter { time > $0.value }.keys.sorted().compactMap { client in
+            guard reported.insert(client).inserted, let deadline = deadlines[client] else { return nil }
+            return Violation(
+                invariant: name, rules: rules, time: time, observer: client, eventIndex: index,
+                message: "the join had no answer for its whole retry window (until \(deadline)), but it has not ended FAILED"
+            )
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import Simulation
+import StageCore
+import StageWorld
+
+/// The narrow situations the generator makes on purpose, each switched on or off per seed with
+/// its own probability (from its own PRNG stream, so the rest of a seed's draws stay put):
+/// each needs a coincidence that uniform draws almost never make. Every drawn parameter is
+/// listed in `parameters`.
+/// - full stage (2%, only when the participant count is drawn): 13 or 14 publishers, so one
+///   publish fails with STAGE_AT_CAPACITY, and everyone refreshes afterwards (STG-4, STR-5);
+/// - short token (15%): `exp` a few seconds after the join, then a cut longer than the
+///   keepalive timeout or a leave and rejoin: expiry mid-session, refused reconnect (TOK-1, NET-3);
+/// - long one-way cut (15%): an uplink or downlink cut longer than the keepalive timeout (SIG-6);
+/// - foreign token (8%): a join token, or an exchanged one, for another stage or resource (TOK-1, TOK-4);
+/// - audio fallback off (25%): each participant publishes with `audioFallback: false` half the time (SUB-6);
+/// - unanswered join (10%): a short join retry window and a cut over the whole of it (STG-3);
+/// - late pong (10%): short keepalive and a participant whose round trip is longer than the
+///   ping interval, so its pongs arrive after the next ping (sometimes after the timeout) (SIG-6);
+/// - capability lost mid-publish (15%): an exchange removing `allow_publish` within 40 ms of a
+///   refresh that starts publishing (TOK-7);
+/// - private metadata (30%): participants send `metadata` only the service may see, and
+///   `notifyMetadata` for everyone (SIG-2).
+struct Situations {
+    private var random: SplitMix64
+    /// Whether this seed draws a full stage: it decides the participant count.
+    let fullStage: Bool
+    private(set) var parameters: [String] = []
+
+    init(seed: UInt64, drawsFullStage: Bool) {
+        var random = SplitMix64.stream(seed: seed, name: "situations")
+        fullStage = drawsFullStage && random.percentChance(2)
+        self.random = random
+    }
+
+    /// Adds the situations switched on for this seed to `draft` (whose steps need not be sorted).
+    mutating func apply(to draft: inout ScenarioDraft) {
+        if fullStage { fillStage(&draft) } else { parameters.append("full stage=off") }
+        let kinds: [(name: String, percent: Int, make: (inout Situations, inout ScenarioDraft, Int) -> String)] = [
+            ("late pong", 10, { $0.latePong(&$1, $2) }),
+            ("short token", 15, { $0.shortToken(&$1, $2) }),
+            ("long one-way cut", 15, { $0.longOneWayCut(&$1, $2) }),
+            ("foreign token", 8, { $0.foreignToken(&$1, $2) }),
+            ("audio fallback off", 25, { $0.audioFallbackOff(&$1, $2) }),
+            ("unanswered join", 10, { $0.unansweredJoin(&$1, $2) }),
+            ("capability lost mid-publish", 15, { $0.capabilityLostMidPublish(&$1, $2) }),
+            ("private metadata", 30, { $0.privateMetadata(&$1, $2) }),
+        ]
+        for kind in kinds {
+            guard random.percentChance(kind.percent) else {
+                parameters.append("\(kind.name)=off")
+                continue
+            }
+            let target = random.below(draft.participants.count)
+            parameters.append("\(kind.name): " + kind.make(&self, &draft, target))
+        }
+    }
+
+    /// Every participant may publish and wants to; each refreshes once everyone has tried.
+    private mutating func fillStage(_ draft: inout ScenarioDraft) {
+        for index in draft.participants.indices {
+            draft.participants[index].capabilities.canPublish = true
+            draft.participants[index].publish = true
+            let name = draft.participants[index].name
+            draft.steps.append(.init(atMilliseconds: 6_000 + random.upTo(6_000), participant: name, call: .refreshStrategy))
+        }
+        parameters.append("full stage: \(draft.participants.count) publishers, each refreshes at 6-12s")
+    }
+
+    private static func keepalive(_ draft: ScenarioDraft) -> KeepalivePolicy { draft.keepalive ?? KeepalivePolicy() }
+
+    private static func joinTime(of name: String, in draft: ScenarioDraft) -> UInt64 {
+        draft.steps.first { $0.participant == name && $0.call == .join }?.atMilliseconds ?? 0
+    }
+
+    private static func milliseconds(_ duration: VirtualDuration) -> UInt64 { duration.nanoseconds / 1_000_000 }
+
+    private mutating func cut(_ draft: inout ScenarioDraft, _ name: String, _ direction: PartitionDirection, from: UInt64, to: UInt64) -> String {
+        draft.faults.append(ScenarioDraft.Fault(participant: name, direction: direction, fromMilliseconds: from, toMilliseconds: to))
+        return "\(direction.rawValue) cut \(VirtualDuration.milliseconds(from))..\(VirtualDuration.milliseconds(to))"
+    }
+
+    /// A short keepalive, and one participant whose round trip is between the ping interval
+    /// and a second past the pong timeout.
+    private mutating func latePong(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        let interval = 1_000 + random.upTo(1_000)
+        let timeout = interval + 2_000 + random.upTo(2_000)
+        draft.keepalive = KeepalivePolicy(pingInterval: .milliseconds(interval), pongTimeout: .milliseconds(timeout))
+        let lowest = interval / 2 + 50
+        let latency = lowest + random.upTo((timeout + 1_000) / 2 - lowest)
+        draft.participants[target].latency = .milliseconds(latency)
+        return "\(draft.participants[target].name) latency \(latency)ms, keepalive \(interval)ms/\(timeout)ms"
+    }
+
+    /// `exp` 2-7 s after the join; then a cut both ways longer than the client's watchdog (its
+    /// reconnect is refused), or a leave and a rejoin (the join is refused).
+    private mutating func shortToken(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        let name = draft.participants[target].name
+        let expiry = Self.joinTime(of: name, in: draft) / 1_000 + 2 + random.upTo(5)
+        draft.participants[target].tokenExpiresAtSeconds = expiry
+        let after = expiry * 1_000 + random.upTo(2_000)
+        if random.percentChance(60) {
+            let length = Self.milliseconds(Self.keepalive(draft).clientWatchdog) + 1_000 + random.upTo(4_000)
+            return "\(name) exp=\(expiry)s, then " + cut(&draft, name, .both, from: after, to: after + length)
+        }
+        let rejoin = after + 1_000 + random.upTo(2_000)
+        draft.steps += [.init(atMilliseconds: after, participant: name, call: .leave), .init(atMilliseconds: rejoin, participant: name, call: .join)]
+        return "\(name) exp=\(expiry)s, leave at \(VirtualDuration.milliseconds(after)), join at \(VirtualDuration.milliseconds(rejoin))"
+    }
+
+    /// A cut of one direction longer than the pong timeout plus the ping interval.
+    private mutating func longOneWayCut(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        let keepalive = Self.keepalive(draft)
+        let direction: PartitionDirection = random.percentChance(60) ? .downlink : .uplink
+        let start = 2_000 + random.upTo(draft.durationSeconds * 400)
+        let length = Self.milliseconds(keepalive.pingInterval + keepalive.pongTimeout) + 1_000 + random.upTo(5_000)
+        return "\(draft.participants[target].name) " + cut(&draft, draft.participants[target].name, direction, from: start, to: start + length)
+    }
+
+    private mutating func foreignToken(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        let name = draft.participants[target].name
+        let otherStage = "stage-2"
+        let otherResource = StageKeys.resource(forStage: otherStage)
+        switch random.below(4) {
+        case 0:
+            draft.participants[target].tokenTopic = otherStage
+            return "\(name) joins with topic \(otherStage)"
+        case 1:
+            draft.participants[target].tokenResource = otherResource
+            return "\(name) joins with resource \(otherResource)"
+        default:
+            var patch = ClaimsPatch()
+            if random.percentChance(50) { patch.topic = otherStage } else { patch.resource = otherResource }
+            patch.issuedAtSeconds = 0
+            let at = Self.joinTime(of: name, in: draft) + 2_000 + random.upTo(draft.durationSeconds * 500)
+            draft.steps.append(.init(atMilliseconds: at, participant: name, call: .exchangeToken(.patch(patch))))
+            return "\(name) exchanges for \(patch.topic.map { "topic \($0)" } ?? "resource \(otherResource)") at \(VirtualDuration.milliseconds(at))"
+        }
+    }
+
+    private mutating func audioFallbackOff(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        for index in draft.participants.indices where index == target || random.percentChance(50) {
+            draft.participants[index].audioFallback = false
+        }
+        return draft.participants.filter { !$0.audioFallback }.map(\.name).joined(separator: " ")
+    }
+
+    /// A join retry window of 3-10 s, a cut both ways from the join until 1-4 s after the
+    /// window, and half the time a join again once the cut is over.
+    private mutating func unansweredJoin(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        let name = draft.participants[target].name
+        let policy = JoinRetryPolicy(attemptTimeout: .milliseconds(1_000 + random.upTo(2_000)), window: .milliseconds(3_000 + random.upTo(7_000)))
+        draft.participants[target].joinRetry = policy
+        let join = Self.joinTime(of: name, in: draft)
+        let end = join + Self.milliseconds(policy.window) + 1_000 + random.upTo(3_000)
+        var summary = "\(name) joinRetry \(policy.attemptTimeout)/\(policy.window), " + cut(&draft, name, .both, from: join, to: end)
+        if random.percentChance(50) {
+            let rejoin = end + 1_000 + random.upTo(2_000)
+            draft.steps.append(.init(atMilliseconds: rejoin, participant: name, call: .join))
+            summary += ", join again at \(VirtualDuration.milliseconds(rejoin))"
+        }
+        return summary
+    }
+
+    /// A mobile participant that may publish but does not yet: an exchange that removes
+    /// `allow_publish`, and within 40 ms of it a refresh that starts publishing.
+    private mutating func capabilityLostMidPublish(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        let name = draft.participants[target].name
+        if case .mobile = draft.participants[target].sdk {} else { draft.participants[target].sdk = .mobile(SemanticVersion(1, 37, 0)) }
+        draft.participants[target].capabilities = Capabilities()
+        draft.participants[target].publish = false
+        let exchange = Self.joinTime(of: name, in: draft) + 3_000 + random.upTo(draft.durationSeconds * 400)
+        let refresh = exchange - 40 + random.upTo(80)
+        var patch = ClaimsPatch()
+        patch.capabilities = Capabilities(canPublish: false, canSubscribe: true)
+        patch.issuedAtSeconds = 0
+        draft.steps += [
+            .init(atMilliseconds: exchange, participant: name, call: .exchangeToken(.patch(patch))),
+            .init(atMilliseconds: refresh, participant: name, call: .setStrategy(StrategyPatch(publish: true))),
+            .init(atMilliseconds: refresh, participant: name, call: .refreshStrategy),
+        ]
+        return "\(name) loses publish at \(VirtualDuration.milliseconds(exchange)), refresh to publish at \(VirtualDuration.milliseconds(refresh))"
+    }
+
+    /// Each participant sends, half the time, a private `metadata` and a public `notifyMetadata`.
+    private mutating func privateMetadata(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        for index in draft.participants.indices where index == target || random.percentChance(50) {
+            let name = draft.participants[index].name
+            draft.participants[index].signalingMetadata = ["secret": "\(name)-\(String(random.next() & 0xFFFF_FFFF, radix: 16))"]
+            if random.percentChance(50) { draft.participants[index].notifyMetadata = ["name": name] }
+        }
+        return draft.participants.filter { $0.signalingMetadata != nil }.map(\.name).joined(separator: " ")
+    }
+}
