@@ -16,7 +16,7 @@ struct GeneratorTests {
         for seed in UInt64(1)...40 {
             let draft = generator.draft(seed: seed).draft
             let scenario = try ScenarioLoader.parse(draft.yaml, path: "g.yaml")
-            #expect((2...8).contains(scenario.participants.count))
+            #expect((2...8).contains(scenario.participants.count) || (13...14).contains(scenario.participants.count))
             #expect(scenario.steps.count == draft.steps.count)
         }
     }
@@ -49,7 +49,45 @@ struct GeneratorTests {
         let (draft, parameters) = ScenarioGenerator(participantCount: 3, durationSeconds: 30).draft(seed: 9)
         #expect(parameters.first?.hasPrefix("participants=3 duration=30s steps=\(draft.steps.count) keepalive") == true)
         #expect(parameters.filter { $0.contains(" caps=") }.count == 3)
+        #expect(parameters.dropLast().last?.hasPrefix("situations: full stage=off, late pong") == true)
         #expect(parameters.last?.hasPrefix("faults: ") == true)
+    }
+
+    @Test("each narrow situation is drawn within 1,000 seeds, and its file loads as the draft runs")
+    func situationsDrawn() throws {
+        let generator = ScenarioGenerator()
+        let situations = [
+            "full stage", "late pong", "short token", "long one-way cut", "foreign token", "audio fallback off",
+            "unanswered join", "capability lost mid-publish", "private metadata",
+        ]
+        var firstSeed: [String: UInt64] = [:]
+        for seed in UInt64(1)...1_000 where firstSeed.count < situations.count {
+            let (draft, parameters) = generator.draft(seed: seed)
+            let line = parameters.first { $0.hasPrefix("situations: ") } ?? ""
+            for situation in situations where firstSeed[situation] == nil && line.contains("\(situation): ") {
+                firstSeed[situation] = seed
+                #expect(draft.scenario() == (try ScenarioLoader.parse(draft.yaml, path: draft.path)), "\(situation), seed \(seed)")
+            }
+        }
+        #expect(firstSeed.keys.sorted() == situations.sorted(), "drawn: \(firstSeed)")
+        let fullStage = try #require(firstSeed["full stage"])
+        let stage = generator.draft(seed: fullStage).draft
+        #expect(stage.participants.count >= 13 && stage.participants.allSatisfy { $0.publish && $0.capabilities.canPublish })
+        #expect(ScenarioGenerator(participantCount: 4).draft(seed: fullStage).draft.participants.count == 4, "a fixed count is kept")
+    }
+
+    @Test("a capability lost mid-publish puts the exchange within 40 ms of the refresh that starts publishing")
+    func capabilityLossTiming() throws {
+        let seed = try #require((UInt64(1)...300).first { seed in
+            ScenarioGenerator().draft(seed: seed).parameters.contains { $0.contains("capability lost mid-publish: ") }
+        })
+        let steps = ScenarioGenerator().draft(seed: seed).draft.steps
+        let exchange = try #require(steps.first { step in
+            if case .exchangeToken(.patch(let patch)) = step.call { return patch.capabilities == Capabilities(canPublish: false, canSubscribe: true) && patch.userId == nil }
+            return false
+        })
+        #expect(steps.contains { $0.participant == exchange.participant && $0.call == .refreshStrategy
+            && $0.atMilliseconds + 40 >= exchange.atMilliseconds && $0.atMilliseconds <= exchange.atMilliseconds + 40 })
     }
 
     @Test("the shrinker keeps only what the failure needs")

@@ -1,0 +1,96 @@
+import Checking
+import Signaling
+import Simulation
+import StageCore
+import Testing
+@testable import StageWorld
+
+/// The service-side monitors fire on a world or trace that breaks their rule and stay quiet on
+/// one that keeps it (TOK-8, SIG-2, SIG-6, STG-3).
+@Suite("Service-side monitors (TOK-8, SIG-2, SIG-6, STG-3)")
+struct ServiceMonitorTests {
+    /// Both clients joined, with every event of the run observed by `monitor`.
+    private func joined<Monitor: InvariantMonitor>(_ monitor: inout Monitor, until end: VirtualTime = .seconds(8)) -> [Violation] {
+        let (simulator, events) = simulate(twoClientWorld(), seed: 5, until: end)
+        return events.enumerated().flatMap { monitor.observe($1, index: $0, world: simulator.world) }
+    }
+
+    @Test("a subscription granted to a client whose service-side token lacks allow_subscribe is reported")
+    func subscribeEnforcement() throws {
+        var world = simulate(twoClientWorld(), seed: 5, until: .seconds(3)).0.world
+        let alice = try #require(world.clientIndex(named: "alice"))
+        let record = try #require(world.server.participants.firstIndex { $0.clientIndex == alice })
+        let grant = Envelope(from: .server, to: .client(alice), message: .subscribeAccepted(publisherId: "bob"), epoch: world.server.participants[record].epoch, channelId: "stage-1")
+        _ = world.pending.schedule(.delivery(grant), at: world.now + .milliseconds(20))
+        let request = TraceEvent(time: world.now, observer: "server", kind: .delivered(.subscribe(publisherId: "bob", .audioVideo), frame: ""))
+        var allowed = SubscribeEnforcementMonitor()
+        #expect(allowed.observe(request, index: 0, world: world).isEmpty, "alice's token allows subscribing")
+        world.server.participants[record].claims.capabilities.canSubscribe = false
+        var forbidden = SubscribeEnforcementMonitor()
+        let found = forbidden.observe(request, index: 0, world: world)
+        #expect(found.map(\.message) == ["the stage service gave alice a subscription to bob, but its token does not allow subscribing"])
+    }
+
+    @Test("a token or private connect metadata in a frame to someone else is reported; in its owner's own frames it is not")
+    func secrets() throws {
+        var world = twoClientWorld()
+        let alice = try #require(world.clientIndex(named: "alice"))
+        world.clients[alice].connectMetadata = ConnectMetadata(metadata: ["secret": "alice-s3cret"], notifyMetadata: ["name": "alice"])
+        let signature = try #require(world.clients[alice].token.split(separator: ".").last)
+        func frame(to observer: String, _ text: String) -> TraceEvent {
+            TraceEvent(time: .zero, observer: observer, kind: .delivered(.leave, frame: text))
+        }
+        var monitor = SecretMonitor()
+        #expect(monitor.observe(frame(to: "bob", #"{"type":"notify","metadata":{"name":"alice"}}"#), index: 0, world: world).isEmpty)
+        #expect(monitor.observe(frame(to: "alice", #"{"metadata":{"secret":"alice-s3cret"},"t":"\#(signature)"}"#), index: 1, world: world).isEmpty)
+        let metadata = monitor.observe(frame(to: "bob", #"{"type":"notify","metadata":{"secret":"alice-s3cret"}}"#), index: 2, world: world)
+        #expect(metadata.map(\.message) == ["a frame to bob carries the private connect metadata of alice"])
+        let token = monitor.observe(frame(to: "bob", "{\"token\":\"x.y.\(signature)\"}"), index: 3, world: world)
+        #expect(token.map(\.message) == ["a frame to bob carries the token of alice"])
+        let exchanged = StageKeys.standard.token(.signed(StageKeys.claims(participantId: "alice", stageId: "stage-1", userId: "new"), by: .app))
+        _ = monitor.observe(TraceEvent(time: .zero, observer: "alice", kind: .hostCall(.exchangeToken(exchanged))), index: 4, world: world)
+        let later = monitor.observe(frame(to: "server", exchanged), index: 5, world: world) + monitor.observe(frame(to: "bob", exchanged), index: 6, world: world)
+        #expect(later.map(\.message) == ["a frame to bob carries the exchanged token of alice"])
+    }
+
+    @Test("a connection held open past an unanswered ping's deadline, or dropped although it answered, is reported")
+    func keepaliveVerdict() throws {
+        var monitor = KeepaliveVerdictMonitor()
+        #expect(joined(&monitor, until: .seconds(20)).isEmpty, "default keepalive, every ping answered")
+        let (simulator, _) = simulate(twoClientWorld(), seed: 5, until: .seconds(20))
+        var world = simulator.world
+        let record = try #require(world.server.participants.firstIndex { $0.info.participantId == "alice" })
+        let pong = TraceEvent(time: world.now, observer: "server", kind: .delivered(.pong, frame: ""))
+        var quiet = monitor
+        #expect(quiet.observe(pong, index: 0, world: world).isEmpty)
+        world.server.participants[record].pingsSent += 1
+        var late = monitor
+        #expect(late.observe(pong, index: 0, world: world).first?.message.contains("had no pong within the pong timeout, yet the service keeps connection") == true)
+        #expect(monitor.finish(world: world).count == 1)
+        let heard = try #require(simulator.world.server.participant("alice")?.pongsHeard)
+        func dropped(_ ping: Int) -> TraceEvent {
+            TraceEvent(time: world.now, observer: "server", kind: .service(.ejected(participantId: "alice", reason: "ping \(ping) unanswered")))
+        }
+        var answered = monitor
+        #expect(answered.observe(dropped(heard), index: 0, world: simulator.world).first?.message.contains("answered ping \(heard) in time") == true)
+        var unanswered = monitor
+        #expect(unanswered.observe(dropped(heard + 1), index: 0, world: simulator.world).isEmpty)
+    }
+
+    @Test("a join unanswered for its whole retry window must end FAILED")
+    func joinRetryWindow() throws {
+        let (simulator, events) = simulate(twoClientWorld(), seed: 5, until: .milliseconds(1))
+        let world = simulator.world
+        #expect(world.clients[try #require(world.clientIndex(named: "alice"))].view.local.connectionState == .connecting)
+        var monitor = JoinRetryWindowMonitor()
+        for (index, event) in events.enumerated() { #expect(monitor.observe(event, index: index, world: world).isEmpty) }
+        let afterWindow = TraceEvent(time: .zero + .seconds(30) + .milliseconds(1), observer: "bob", kind: .hostCall(.refreshStrategy))
+        var silent = monitor
+        #expect(silent.observe(afterWindow, index: 9, world: world).map(\.observer) == ["alice"])
+        #expect(monitor.finish(world: world).isEmpty, "the window is not over yet at the end of this world")
+        let failed = TraceEvent(time: .zero + .seconds(30), observer: "alice", kind: .renderer(.connectionStateChanged(.disconnected, StageError(code: .failed, category: .join, isFatal: true))))
+        var failing = monitor
+        #expect(failing.observe(failed, index: 8, world: world).isEmpty)
+        #expect(failing.observe(afterWindow, index: 9, world: world).isEmpty)
+    }
+}
