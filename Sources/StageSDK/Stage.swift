@@ -97,7 +97,8 @@ public final class Stage {
     /// cannot read or one that changes an immutable field (TOK-4), and the stage service refuses
     /// one that does not verify or is not a key-pair token (TOK-3); either refusal reaches the
     /// error delegate and `token` stays the old one. `token` and the capabilities change when the
-    /// service has accepted the new token (on a stage that is not connected: at once).
+    /// service has accepted the new token (on a stage that is not connected: at once). Does
+    /// nothing on a stage never added to a simulation.
     public func exchangeToken(_ newToken: String) {
         try? simulation?.schedule(.exchangeToken(newToken), for: self)
     }
