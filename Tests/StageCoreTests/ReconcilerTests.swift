@@ -63,11 +63,12 @@ struct ReconcilerTests {
         #expect(view["bob"]?.subscribeState == .subscribed)
     }
 
-    @Test("RND-5: a remote that stops publishing loses its streams before it leaves")
+    @Test("RND-5, RND-1: a remote that stops publishing loses its streams, then its publish state, before it leaves")
     func remoteUnpublish() {
         var view = subscribedView(.audioVideo)
         let plan = Reconciler.remoteStoppedPublishing(&view, participantId: "bob")
-        #expect(plan.events.map(\.name) == ["didRemoveStreams", "subscribeState", "participantDidLeave"])
+        #expect(plan.events.map(\.name) == ["didRemoveStreams", "subscribeState", "publishState", "participantDidLeave"])
+        #expect(plan.events[2].stateName == "notPublished")
         #expect(plan.events.first?.streams.map(\.kind) == [.audio, .video])
     }
 
@@ -76,7 +77,7 @@ struct ReconcilerTests {
         var view = subscribedView(.audioVideo)
         view.local.publishState = .published
         let plan = Reconciler.localLeave(&view)
-        #expect(plan.events.map(\.name) == ["didRemoveStreams", "subscribeState", "participantDidLeave", "publishState"])
+        #expect(plan.events.map(\.name) == ["didRemoveStreams", "subscribeState", "publishState", "participantDidLeave", "publishState"])
         #expect(view.remotes.isEmpty)
         #expect(plan.commands.last == .unpublish)
     }

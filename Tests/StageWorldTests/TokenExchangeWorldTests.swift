@@ -337,7 +337,10 @@ struct TokenExchangeWorldTests {
         next.capabilities = Capabilities()
         let (final, events, callIndex, found) = runExchange(metadataWorld(aliceClaims: current), .exchangeToken(token(next)))
         try #require(callIndex >= 0)
-        #expect(!events[..<callIndex].contains { $0.observer == "alice" && $0.rendererEvent?.name == "publishState" }, "no publish before the exchange")
+        func ownPublishState(_ event: TraceEvent) -> Bool {
+            event.observer == "alice" && event.rendererEvent?.name == "publishState" && event.rendererEvent?.participant?.isLocal == true
+        }
+        #expect(!events[..<callIndex].contains(where: ownPublishState), "no publish before the exchange")
         let accepted = try #require(events.firstIndex { $0.observer == "alice" && { if case .exchangeAccepted = $0.deliveredMessage { true } else { false } }($0) })
         let asked = try #require(events.dropFirst(accepted + 1).first)
         guard case .strategyQueried(let report) = asked.kind else {
@@ -346,7 +349,7 @@ struct TokenExchangeWorldTests {
         }
         #expect(report.askedShouldPublish && report.canPublish)
         #expect(asked.time == events[accepted].time)
-        let alicePublish = events.filter { $0.observer == "alice" }.compactMap(\.rendererEvent).filter { $0.name == "publishState" }
+        let alicePublish = events.filter(ownPublishState).compactMap(\.rendererEvent)
         #expect(alicePublish.compactMap(\.stateName) == ["attemptingPublish", "published"])
         #expect(final.server.participant("alice")?.publishedStreams.count == 2)
         #expect(final.server.publisherCount == 4)
