@@ -6,7 +6,7 @@ import StageWorld
 /// its own probability (from its own PRNG stream, so the rest of a seed's draws stay put):
 /// each needs a coincidence that uniform draws almost never make. Every drawn parameter is
 /// listed in `parameters`.
-/// - full stage (2%, only when the participant count is drawn): 13 or 14 publishers, so one
+/// - full stage (6%, only when the participant count is drawn): 13 or 14 publishers, so one
 ///   publish fails with STAGE_AT_CAPACITY, and everyone refreshes afterwards (STG-4, STR-5);
 /// - short token (15%): `exp` a few seconds after the join, then a cut longer than the
 ///   keepalive timeout or a leave and rejoin: expiry mid-session, refused reconnect (TOK-1, NET-3);
@@ -28,7 +28,7 @@ struct Situations {
 
     init(seed: UInt64, drawsFullStage: Bool) {
         var random = SplitMix64.stream(seed: seed, name: "situations")
-        fullStage = drawsFullStage && random.percentChance(2)
+        fullStage = drawsFullStage && random.percentChance(6)
         self.random = random
     }
 
