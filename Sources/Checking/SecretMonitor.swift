@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import StageCore
 import StageWorld
 
@@ -14,11 +19,17 @@ public struct SecretMonitor: InvariantMonitor {
     public let summary = "no token and no private connect metadata of a participant appears in a frame sent to another participant"
     public let rules = ["SIG-2", "TOK-2"]
 
-    /// A text only its owners may receive.
+    /// A text only its owners may receive, with its UTF-8 bytes for the search.
     struct Secret: Hashable {
         var owner: String
         var text: String
         var what: String
+        var bytes: [UInt8]
+
+        init(owner: String, text: String, what: String) {
+            (self.owner, self.text, self.what) = (owner, text, what)
+            bytes = Array(text.utf8)
+        }
     }
 
     private var secrets: [Secret] = []
@@ -47,10 +58,27 @@ public struct SecretMonitor: InvariantMonitor {
     /// The first secret of someone other than `receiver` that `frame` contains (a secret the
     /// receiver holds too, such as a shared token, is not a leak).
     private func leaked(into frame: String, receiver: String) -> Secret? {
-        secrets.first { secret in
-            secret.owner != receiver && !secrets.contains { $0.owner == receiver && $0.text == secret.text }
-                && frame.utf8.firstRange(of: secret.text.utf8) != nil
+        var frame = frame
+        return frame.withUTF8 { bytes in
+            secrets.first { secret in
+                secret.owner != receiver && Self.occurs(secret.bytes, in: bytes)
+                    && !secrets.contains { $0.owner == receiver && $0.text == secret.text }
+            }
         }
+    }
+
+    /// Whether `needle` occurs in `haystack`: memchr finds each candidate first byte, memcmp
+    /// compares the rest (this runs on every frame, so it must be cheap).
+    static func occurs(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = haystack.baseAddress, let first = needle.first, needle.count <= haystack.count else { return false }
+        let last = haystack.count - needle.count
+        var offset = 0
+        while offset <= last, let hit = memchr(base + offset, Int32(first), last - offset + 1) {
+            let position = hit.assumingMemoryBound(to: UInt8.self) - UnsafeMutableRawPointer(mutating: base).assumingMemoryBound(to: UInt8.self)
+            if memcmp(base + position, needle, needle.count) == 0 { return true }
+            offset = position + 1
+        }
+        return false
     }
 
     /// Every client's join token and private connect metadata.

@@ -83,13 +83,15 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
                 && participant.pingsSent > answered(participant)
         }
         guard !waiting.isEmpty else { return [] }
-        var pendingDeadlines = Set<ServerTimer>()
+        var pendingDeadlines: [(clientIndex: Int, epoch: Int, number: Int)] = []
         for entry in world.pending.entries {
-            if case .serverTimer(let timer) = entry.payload { pendingDeadlines.insert(timer) }
+            guard case .serverTimer(.pongDeadline(let client, let epoch, let number)) = entry.payload,
+                  waiting.contains(where: { $0.clientIndex == client }) else { continue }
+            pendingDeadlines.append((client, epoch, number))
         }
         return waiting.compactMap { participant in
             let late = ((answered(participant) + 1)...participant.pingsSent).first { number in
-                !pendingDeadlines.contains(.pongDeadline(clientIndex: participant.clientIndex, epoch: participant.epoch, number: number))
+                !pendingDeadlines.contains { $0 == (participant.clientIndex, participant.epoch, number) }
             }
             return late.map { "ping \($0) of \(participant.info.participantId) had no pong within the pong timeout, yet the service keeps connection \(participant.epoch) open" }
         }
@@ -144,7 +146,8 @@ public struct JoinRetryWindowMonitor: InvariantMonitor {
     /// one after the other. (Nor is one whose timeout is firing now: its verdict is the next
     /// event.)
     private mutating func expired(at time: VirtualTime, index: Int?, world: World) -> [Violation] {
-        deadlines.filter { time > $0.value }.keys.sorted().compactMap { client in
+        guard !deadlines.isEmpty else { return [] }
+        return deadlines.filter { time > $0.value }.keys.sorted().compactMap { client in
             guard let deadline = deadlines[client], !Self.timeoutPending(client, within: deadline, world: world),
                   reported.insert(client).inserted else { return nil }
             return Violation(

@@ -19,7 +19,7 @@ struct FuzzCommand: ParsableCommand {
     @Flag(help: "Start from a fresh random seed instead of --from (it is printed, so the run can be repeated).") var fresh = false
     @Option(help: "Worker threads (default: every core).") var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Stop starting new seeds after this many wall-clock seconds.") var time: Double?
-    @Option(help: "Participants per generated scenario (default: drawn, 2...8).") var participants: Int?
+    @Option(help: "Participants per generated scenario (default: drawn, 2...8, or rarely a full stage of 13-14).") var participants: Int?
     @Option(help: "Virtual seconds per generated scenario (default: drawn, 20...60).") var duration: UInt64?
     @Option(help: "Where shrunk failing cases are written as scenario files.") var regressions: String = "Scenarios/regressions"
     @Option(help: "The SQLite failure store every failing case is saved to.") var db: String = FuzzCommand.defaultStore
