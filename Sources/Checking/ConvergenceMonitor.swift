@@ -38,9 +38,21 @@ public struct ConvergenceMonitor: InvariantMonitor {
     }
 
     public func finish(world: World) -> [Violation] {
-        let quietSince = max(lastActivity, world.faults.healedAt)
+        let quietSince = max(lastActivity, world.faults.healedAt, Self.lastRetryDue(world))
         guard world.now >= quietSince + requiredQuiet(world) else { return [] }
         return violations(world, because: "quiet since \(quietSince)")
+    }
+
+    /// When the last join or reconnect attempt a client has scheduled is due: a client still
+    /// backing off (NET-3, STG-3) has work to do, so the network is not quiet before it.
+    private static func lastRetryDue(_ world: World) -> VirtualTime {
+        world.pending.entries.reduce(.zero) { latest, entry in
+            switch entry.payload {
+            case .timer(let client, .reconnectAttempt), .timer(let client, .joinAttemptTimeout):
+                world.clients[client].view.local.connectionState == .connecting ? max(latest, entry.due) : latest
+            default: latest
+            }
+        }
     }
 
     /// Nothing can happen but keepalive, so views must agree now, whatever the clock says.
