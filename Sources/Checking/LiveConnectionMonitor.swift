@@ -44,8 +44,7 @@ public struct LiveConnectionMonitor: InvariantMonitor {
 
     /// Whether the service holds the connection the client is on.
     private static func holds(_ world: World, _ client: Int) -> Bool {
-        let epoch = world.clients[client].epoch
-        return world.server.connections.contains { $0.clientIndex == client && $0.epoch == epoch }
+        world.server.holdsConnection(clientIndex: client, epoch: world.clients[client].epoch)
     }
 
     /// Tracks one client's disagreement; the message when it has lasted past the watchdog.

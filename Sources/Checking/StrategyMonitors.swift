@@ -41,8 +41,9 @@ public struct SilentRefreshMonitor: InvariantMonitor {
     /// the next input.
     private var quietObserver: String?
     private var refreshingObserver: String?
-    /// Observers whose own publish had errored when their current refresh began.
-    private var erroredAtRefresh: Set<String> = []
+    /// The observer whose own publish had errored when its current refresh began: that
+    /// refresh may retry it once.
+    private var retryAllowed: String?
     /// Each observer's own publish state, as its renderers were last told.
     private var localPublishState: [String: PublishState] = [:]
 
@@ -53,7 +54,7 @@ public struct SilentRefreshMonitor: InvariantMonitor {
         case .hostCall(.refreshStrategy):
             refreshingObserver = event.observer
             quietObserver = nil
-            erroredAtRefresh = localPublishState[event.observer] == .errored ? [event.observer] : []
+            retryAllowed = localPublishState[event.observer] == .errored ? event.observer : nil
         case .strategyQueried(let report):
             let refreshed = refreshingObserver == event.observer
             quietObserver = (refreshed && !report.anythingChanged) ? event.observer : nil
@@ -74,7 +75,8 @@ public struct SilentRefreshMonitor: InvariantMonitor {
     private mutating func observe(_ renderer: RendererEvent, _ event: TraceEvent, index: Int) -> [Violation] {
         var isRetry = false
         if case .publishStateChanged(let who, let state, _) = renderer, who.isLocal {
-            isRetry = state == .attemptingPublish && erroredAtRefresh.remove(event.observer) != nil
+            isRetry = state == .attemptingPublish && retryAllowed == event.observer
+            if isRetry { retryAllowed = nil }
             localPublishState[event.observer] = state
         }
         guard event.observer == quietObserver, !isRetry else { return [] }

@@ -86,6 +86,12 @@ public struct StageServer: Hashable, Sendable {
         participants.filter { !$0.isInterrupted }.map { ServiceConnection(clientIndex: $0.clientIndex, epoch: $0.epoch) }
     }
 
+    /// Whether the service holds this client's connection `epoch` open (no copy: monitors ask
+    /// it for every client on every step).
+    public func holdsConnection(clientIndex: Int, epoch: Int) -> Bool {
+        participants.contains { $0.clientIndex == clientIndex && $0.epoch == epoch && !$0.isInterrupted }
+    }
+
     public var publisherCount: Int { participants.filter { !$0.publishedStreams.isEmpty }.count }
 
     public func participant(_ id: String) -> ServerParticipant? {
