@@ -51,8 +51,9 @@
  *   - Sora frames: a message is its WireMessage case plus one argument (a participant index,
  *     or joinAccepted's snapshot set); on the wire connect = join, offer = joinAccepted,
  *     answer = answer (the client's first frame after an offer; the service ignores it),
- *     re-answer = publish / subscribe, notify connection.created = participantJoined,
- *     push = publishAccepted, participantPublished/Unpublished/Left, subscribeAccepted;
+ *     x-stagesim-request = publish / subscribe, notify connection.created = participantJoined,
+ *     push = publishAccepted, participantPublished/Unpublished/Left, re-offer =
+ *     subscribeAccepted, re-answer = reAnswer (the client's first frame after a re-offer);
  *   - envelope epochs: every frame still in flight carries its client's current epoch
  *     (abandonConnection removes older ones, and World.send never sends to a replaced
  *     connection), so the epoch written with a frame is the client's epoch;
@@ -146,6 +147,7 @@
 #define PARTICIPANT_UNPUBLISHED 11
 #define PARTICIPANT_LEFT 12
 #define ANSWER 13
+#define RE_ANSWER 14
 #define FRAME(kind, arg) ((kind) * 16 + (arg))
 /* position of participant j among the others of participant c */
 #define OTHER(c, j) ((j) < (c) -> (j) : (j) - 1)
@@ -312,7 +314,7 @@ inline serverReceive(c) {
               broadcast(c, PARTICIPANT_UNPUBLISHED, c)
            :: else -> skip
            fi
-        :: tk == ANSWER -> skip
+        :: tk == ANSWER || tk == RE_ANSWER -> skip
         fi
      fi
   fi
@@ -476,7 +478,9 @@ inline clientReceive(o) {
         :: tk == PARTICIPANT_PUBLISHED -> remotePublished(o, ta, tp)
         :: tk == PARTICIPANT_UNPUBLISHED -> stoppedPublishing(tp)
         :: tk == PARTICIPANT_LEFT -> stoppedPublishing(tp); removeRemote(tp)
-        :: tk == SUBSCRIBE_ACCEPTED -> subscriptionConfirmed(tp)
+        :: tk == SUBSCRIBE_ACCEPTED ->
+           clientSend(o, RE_ANSWER, 0);  /* the re-offer's re-answer, before anything else */
+           subscriptionConfirmed(tp)
         fi
      :: else -> skip  /* not connected: ignored */
      fi

@@ -55,6 +55,7 @@ extension SignalingMessage {
         case .pong: .pong(try SignalingPong(reading: fields))
         case .disconnect: .disconnect(try SignalingDisconnect(reading: fields))
         case .push: .push(try SignalingPush(reading: fields))
+        case .request: .request(try SignalingRequest(reading: fields))
         }
     }
 
@@ -72,6 +73,7 @@ extension SignalingMessage {
         case .pong(let payload): payload
         case .disconnect(let payload): payload
         case .push(let payload): payload
+        case .request(let payload): payload
         }
     }
 }

@@ -14,6 +14,7 @@ public enum SignalingMessage: Hashable, Sendable {
     case pong(SignalingPong)
     case disconnect(SignalingDisconnect)
     case push(SignalingPush)
+    case request(SignalingRequest)
 
     /// The message's `type`.
     public var type: SignalingMessageType {
@@ -30,6 +31,7 @@ public enum SignalingMessage: Hashable, Sendable {
         case .pong: .pong
         case .disconnect: .disconnect
         case .push: .push
+        case .request: .request
         }
     }
 

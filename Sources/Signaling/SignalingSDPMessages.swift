@@ -35,6 +35,16 @@ public struct SignalingReAnswer: Hashable, Sendable, SignalingPayload {
     func write(into fields: inout SignalingFieldWriter) { fields.set("sdp", sdp) }
 }
 
+/// `type: x-stagesim-request`, a change the client asks of the service *(ext)*: its `sdp`
+/// describes the change as `a=x-stagesim-...` lines (SIG-1).
+public struct SignalingRequest: Hashable, Sendable, SignalingPayload {
+    static let messageType = SignalingMessageType.request
+    public var sdp: String
+    public init(sdp: String) { self.sdp = sdp }
+    init(reading fields: SignalingFieldReader) throws(SignalingProtocolError) { sdp = try fields.string("sdp") }
+    func write(into fields: inout SignalingFieldWriter) { fields.set("sdp", sdp) }
+}
+
 /// `type: candidate`, one ICE candidate line sent by the client (SIG-1).
 public struct SignalingCandidate: Hashable, Sendable, SignalingPayload {
     static let messageType = SignalingMessageType.candidate

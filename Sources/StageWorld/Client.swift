@@ -223,8 +223,8 @@ public struct Client: Hashable, Sendable {
         let state = view.local.connectionState
         switch message {
         case .joinAccepted(let snapshots) where state == .connecting && reconnectAttempt != nil:
-            return reconnected(snapshots, strategy: strategy).answeringOffer()
-        case .joinAccepted(let snapshots) where state == .connecting: return joinAccepted(snapshots, strategy: strategy).answeringOffer()
+            return reconnected(snapshots, strategy: strategy).answering(with: .answer)
+        case .joinAccepted(let snapshots) where state == .connecting: return joinAccepted(snapshots, strategy: strategy).answering(with: .answer)
         case .joinRejected(let error, _) where state == .connecting: return joinRejected(error)
         default: break
         }
@@ -250,6 +250,7 @@ public struct Client: Hashable, Sendable {
             view.remove(id)
         case .subscribeAccepted(let id):
             output.apply(Reconciler.subscriptionConfirmed(&view, participantId: id), from: self)
+            output = output.answering(with: .reAnswer)
         case .exchangeAccepted(let info):
             exchangeAccepted(info, strategy: strategy, into: &output)
         case .exchangeRejected(let error, let reason):

@@ -96,7 +96,7 @@ extension WireMessage {
             snapshot.encode(to: &writer)
         case .applicationData(let signaling):
             writer.write(signaling.frame)
-        case .unpublish, .leave, .pong, .ping, .publishAccepted, .answer:
+        case .unpublish, .leave, .pong, .ping, .publishAccepted, .answer, .reAnswer:
             break
         }
     }
@@ -128,6 +128,7 @@ extension WireMessage {
         case .subscribeAccepted: 22
         case .applicationData: 25
         case .answer: 26
+        case .reAnswer: 27
         case .participantInterrupted: 23
         case .participantReconnected: 24
         }

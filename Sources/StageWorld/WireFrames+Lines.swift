@@ -2,7 +2,7 @@ import Signaling
 import StageCore
 import SubscriberModel
 
-/// The one `a=x-stagesim-<op>:<value>` line of a client's `re-answer` SDP: publish, unpublish,
+/// The one `a=x-stagesim-<op>:<value>` line of a client's `x-stagesim-request` SDP: publish, unpublish,
 /// mute, subscribe, unsubscribe, or the token of an exchange (SIG-1); and the token line of the
 /// `connect` SDP.
 enum SessionLine {
@@ -22,7 +22,7 @@ enum SessionLine {
 
     static func message(fromSDP sdp: String) throws(FrameError) -> WireMessage {
         guard let line = sdp.split(separator: "\r\n").first(where: { $0.hasPrefix("a=x-stagesim-") }),
-              let colon = line.firstIndex(of: ":") else { throw FrameError("re-answer sdp has no a=x-stagesim- line") }
+              let colon = line.firstIndex(of: ":") else { throw FrameError("x-stagesim-request sdp has no a=x-stagesim- line") }
         let operation = line[line.index(line.startIndex, offsetBy: 13)..<colon]
         let value = String(line[line.index(after: colon)...])
         switch operation {
@@ -42,6 +42,17 @@ enum SessionLine {
         case "token": return .exchangeToken(value)
         default: throw FrameError("unknown session operation \(operation)")
         }
+    }
+
+    /// The `a=msid:` line naming a publisher's media stream, as a re-offer adds it (SIG-1).
+    static func mediaStream(of publisherId: String) -> String { "a=msid:\(publisherId)" }
+
+    /// The publisher whose media stream a re-offer's SDP names on its `a=msid:` line.
+    static func mediaStreamOwner(inSDP sdp: String) throws(FrameError) -> String {
+        guard let line = sdp.split(separator: "\r\n").first(where: { $0.hasPrefix("a=msid:") }), line.count > 7 else {
+            throw FrameError("re-offer sdp has no a=msid: line")
+        }
+        return String(line.dropFirst(7))
     }
 
     /// The token on the `a=x-stagesim-token:` line of an SDP, if it has one.
@@ -71,7 +82,6 @@ enum PushEvent {
         case .publishRejected(let error): ["event": "publishRejected", "error": WireJSON.error(error)]
         case .participantPublished(let snapshot): ["event": "participantPublished", "publisher": WireJSON.snapshot(snapshot)]
         case .participantUnpublished(let id): ["event": "participantUnpublished", "participant_id": .string(id)]
-        case .subscribeAccepted(let id): ["event": "subscribeAccepted", "participant_id": .string(id)]
         case .exchangeAccepted(let info): ["event": "exchangeAccepted", "participant": WireJSON.info(info)]
         case .exchangeRejected(let error, let reason): ["event": "exchangeRejected", "error": WireJSON.error(error, reason: reason)]
         case .ejected(let reason): ["event": "ejected", "reason": .string(reason)]
@@ -96,7 +106,6 @@ enum PushEvent {
             guard let publisher = reader.object["publisher"] else { throw FrameError("push.data.publisher is missing") }
             return .participantPublished(try WireJSON.snapshot(from: publisher))
         case "participantUnpublished": return .participantUnpublished(participantId: try reader.string("participant_id"))
-        case "subscribeAccepted": return .subscribeAccepted(publisherId: try reader.string("participant_id"))
         case "exchangeAccepted": return .exchangeAccepted(try WireJSON.info(from: reader.object["participant"]))
         case "exchangeRejected":
             let (error, reason) = try WireJSON.error(from: reader.object["error"])

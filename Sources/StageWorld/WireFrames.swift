@@ -4,12 +4,14 @@ import StageCore
 /// How the stage's messages travel as Sora signaling (SIG-1, SIG-5): a join is `connect`, with
 /// the app's `metadata` and `signaling_notify_metadata` exactly as the app set them (SIG-2,
 /// SIG-3) and the token on an `a=x-stagesim-token:` line of its `sdp`; a leave is `disconnect`,
-/// keepalive is `ping`/`pong`, and the client's media and token changes are `re-answer`s whose
-/// SDP carries one `a=x-stagesim-...` line. The service answers a join with an `offer` whose
-/// `connection_id` is the participant's, the id `notify` uses for it, listing the publishers in
-/// its metadata, and the client answers it with `answer`; the service announces connections with `notify` (connection.created / updated /
-/// destroyed, carrying the participant's metadata), and sends every other stage event as `push`
-/// data. A `push` that is not a stage event and a `notify` of an event type the stage does not
+/// keepalive is `ping`/`pong`, and the client's media and token changes are StageSim's own
+/// `x-stagesim-request`s *(ext)* whose SDP carries one `a=x-stagesim-...` line. The service
+/// answers a join with an `offer` whose `connection_id` is the participant's, the id `notify`
+/// uses for it, listing the publishers in its metadata, and the client answers it with
+/// `answer`; it adds a subscribed publisher's media with a `re-offer` (`a=msid:<publisher>`),
+/// which the client answers with `re-answer`. The service announces connections with `notify`
+/// (connection.created / updated / destroyed, carrying the participant's metadata), and sends
+/// every other stage event as `push` data. A `push` that is not a stage event and a `notify` of an event type the stage does not
 /// use are application data (SIG-2, SIG-5): delivered to the SDK's handlers, never an error.
 public enum WireFrames {
     /// The frame for `message` on stage `channelId`; `connectionId` is the receiving client's
@@ -23,10 +25,12 @@ public enum WireFrames {
             ))
         case .leave: return .disconnect(SignalingDisconnect(reason: "leave"))
         case .answer: return .answer(SignalingAnswer(sdp: "v=0\r\n"))
+        case .reAnswer: return .reAnswer(SignalingReAnswer(sdp: "v=0\r\n"))
+        case .subscribeAccepted(let publisherId): return .reOffer(SignalingReOffer(sdp: "v=0\r\n" + SessionLine.mediaStream(of: publisherId)))
         case .pong: return .pong(SignalingPong())
         case .ping: return .ping(SignalingPing())
         case .publish, .unpublish, .mute, .subscribe, .unsubscribe, .exchangeToken:
-            return .reAnswer(SignalingReAnswer(sdp: "v=0\r\n" + SessionLine.line(for: message)))
+            return .request(SignalingRequest(sdp: "v=0\r\n" + SessionLine.line(for: message)))
         case .joinAccepted(let snapshots):
             return .offer(SignalingOffer(sdp: "v=0\r\n", connectionId: connectionId, metadata: .object(["publishers": .array(snapshots.map(WireJSON.snapshot))])))
         case .participantJoined(let info, let notifyMetadata): return notify(.connectionCreated, info, notifyMetadata)
@@ -66,7 +70,9 @@ public enum WireFrames {
         case .disconnect: return .leave
         case .pong: return .pong
         case .ping: return .ping
-        case .reAnswer(let reAnswer): return try SessionLine.message(fromSDP: reAnswer.sdp)
+        case .request(let request): return try SessionLine.message(fromSDP: request.sdp)
+        case .reAnswer: return .reAnswer
+        case .reOffer(let reOffer): return .subscribeAccepted(publisherId: try SessionLine.mediaStreamOwner(inSDP: reOffer.sdp))
         case .offer(let offer):
             var snapshots: [PublisherSnapshot] = []
             for item in offer.metadata?["publishers"]?.arrayValue ?? [] { snapshots.append(try WireJSON.snapshot(from: item)) }
@@ -74,7 +80,7 @@ public enum WireFrames {
         case .notify(let notify): return try decode(notify)
         case .push(let push): return try PushEvent.message(from: push.data) ?? .applicationData(signaling)
         case .answer: return .answer
-        case .update, .reOffer, .candidate:
+        case .update, .candidate:
             throw FrameError("\(signaling.type.rawValue) carries no stage message")
         }
     }
@@ -92,11 +98,12 @@ public enum WireFrames {
 }
 
 extension Client.Output {
-    /// SIG-1: a client answers the service's `offer` (an accepted join) with an `answer` before
-    /// anything else it sends on that connection.
-    func answeringOffer() -> Client.Output {
+    /// SIG-1: a client answers the service's `offer` (an accepted join) with an `answer`, and
+    /// its `re-offer` (an accepted subscribe) with a `re-answer`, before anything else it sends
+    /// in response.
+    func answering(with answer: WireMessage) -> Client.Output {
         var output = self
-        output.messages.insert(.answer, at: 0)
+        output.messages.insert(answer, at: 0)
         return output
     }
 }

@@ -38,6 +38,9 @@ public enum WireMessage: Hashable, Sendable {
     /// The client's SDP answer to the service's offer (SIG-1): the first thing it sends on a
     /// connection the service accepted; the service needs nothing from it.
     case answer
+    /// The client's answer to a re-offer (SIG-1): it follows every `subscribeAccepted`, before
+    /// anything else the client sends; the service needs nothing from it.
+    case reAnswer
     /// Answer to the service's keepalive ping; pongs answer pings in order (SIG-6).
     case pong
     // server -> client
@@ -59,6 +62,7 @@ public enum WireMessage: Hashable, Sendable {
     case participantPublished(PublisherSnapshot)
     case participantUnpublished(participantId: String)
     case participantLeft(participantId: String)
+    /// The service adds the publisher's media to the connection: a `re-offer` (SIG-1).
     case subscribeAccepted(publisherId: String)
     /// A `push` or `notify` that carries no stage message: the application's data (SIG-2,
     /// SIG-5), for the SDK's signaling handlers (SIG-7); it changes nothing in the stage.
@@ -82,6 +86,7 @@ public enum WireMessage: Hashable, Sendable {
         case .unsubscribe(let id): "unsubscribe(\(id))"
         case .leave: "leave"
         case .answer: "answer"
+        case .reAnswer: "reAnswer"
         case .pong: "pong"
         case .ping: "ping"
         case .joinAccepted(let snapshots): "joinAccepted[\(snapshots.map(TraceText.snapshot).joined(separator: ", "))]"

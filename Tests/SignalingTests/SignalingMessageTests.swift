@@ -14,6 +14,7 @@ let sampleMessages: [SignalingMessage] = [
     .update(SignalingUpdate(sdp: "v=0 update")),
     .reOffer(SignalingReOffer(sdp: "v=0 re-offer")),
     .reAnswer(SignalingReAnswer(sdp: "v=0 re-answer")),
+    .request(SignalingRequest(sdp: "v=0\r\na=x-stagesim-unpublish:")),
     .candidate(SignalingCandidate(candidate: "candidate:1 1 UDP 2122252543 192.0.2.1 49152 typ host")),
     .notify(SignalingNotify(eventType: .connectionCreated)),
     .notify(SignalingNotify(
@@ -52,6 +53,7 @@ struct SignalingMessageTests {
     func typeStrings() {
         #expect(SignalingMessageType.allCases.map(\.rawValue) == [
             "connect", "offer", "answer", "update", "re-offer", "re-answer", "candidate", "notify", "ping", "pong", "disconnect", "push",
+            "x-stagesim-request",
         ])
     }
 

@@ -146,6 +146,60 @@ struct OfferAnswerTests {
     }
 }
 
+@Suite("Re-offer and re-answer (SIG-1)")
+struct ReOfferReAnswerTests {
+    @Test("the service adds a subscribed publisher's media with a re-offer naming its stream, and the client re-answers it first")
+    func reOfferAnswered() throws {
+        let simulation = StageSimulation(seed: 5, stageId: "demo")
+        var client = Client(name: "alice", sdk: .mobile(SemanticVersion(1, 37, 0)), token: simulation.token(for: "alice"), strategy: StrategySpec())
+        _ = client.handle(.join, strategy: client.strategy, now: .zero)
+        let bob = PublisherSnapshot(
+            info: ParticipantInfo(participantId: "bob", userId: "", isLocal: false, attributes: [:], capabilities: Capabilities()),
+            streams: [StageStream(participantId: "bob", kind: .audio, isMuted: false)]
+        )
+        _ = client.handle(.joinAccepted([bob]), strategy: client.strategy)
+        let output = client.handle(.subscribeAccepted(publisherId: "bob"), strategy: client.strategy)
+        #expect(output.messages.first == .reAnswer)
+        let reOffer = Envelope(from: .server, to: .client(0), message: .subscribeAccepted(publisherId: "bob"), epoch: 1, channelId: "demo")
+        #expect(reOffer.frame == #"{"type":"re-offer","sdp":"v=0\r\na=msid:bob"}"#)
+        #expect(reOffer.decoded() == .success(.subscribeAccepted(publisherId: "bob")))
+        let reAnswer = Envelope(from: .client(0), to: .server, message: .reAnswer, epoch: 1, channelId: "demo")
+        #expect(reAnswer.frame == #"{"type":"re-answer","sdp":"v=0\r\n"}"#)
+    }
+
+    @Test("no host call makes a client send a re-answer: its requests travel as x-stagesim-request")
+    func requestsAreNotReAnswers() throws {
+        let requests: [WireMessage] = [
+            .publish([StageStream(participantId: "", kind: .audio, isMuted: true)], PublisherProperties()), .unpublish, .mute(.video, true),
+            .subscribe(publisherId: "bob", .audioVideo), .unsubscribe(publisherId: "bob"), .exchangeToken("e30.e30.c2ln"),
+        ]
+        for request in requests {
+            let envelope = Envelope(from: .client(0), to: .server, message: request, epoch: 1, channelId: "demo")
+            #expect(envelope.frame.hasPrefix(#"{"type":"x-stagesim-request","sdp":"v=0\r\na=x-stagesim-"#), "\(request.summary)")
+            #expect(envelope.decoded() == .success(request), "\(request.summary)")
+        }
+        let stray = Envelope(from: .client(0), to: .server, frame: #"{"type":"re-offer","sdp":"v=0\r\na=msid:bob"}"#, epoch: 1)
+        if case .success = stray.decoded() { Issue.record("a re-offer arriving at the service must be a protocol error") }
+    }
+
+    @Test("on a lossy stage every re-answer the service hears follows a re-offer, and every re-offer heard is answered", arguments: [UInt64(3), 8, 21])
+    func reAnswersFollowReOffers(seed: UInt64) throws {
+        let simulation = StageSimulation(seed: seed, stageId: "demo", network: LinkConditions(latencyMean: .milliseconds(40), lossProbability: 0.2))
+        let stages = try ["alice", "bob", "carol"].map { try addStage($0, to: simulation) }
+        for stage in stages { try stage.stage.join() }
+        try simulation.run(for: .seconds(20))
+        var reOffersHeard = 0, reAnswersHeard = 0
+        for event in simulation.trace.events {
+            guard case .delivered(let message, _) = event.kind else { continue }
+            if message == .reAnswer, event.observer == "server" { reAnswersHeard += 1 }
+            if case .subscribeAccepted = message, event.observer != "server" { reOffersHeard += 1 }
+            #expect(reAnswersHeard <= reOffersHeard, "a re-answer reached the service before the re-offer it answers")
+        }
+        #expect(reOffersHeard >= 6)
+        #expect(reAnswersHeard == reOffersHeard)
+    }
+}
+
 extension TraceEvent.Kind {
     fileprivate var isProtocolError: Bool {
         if case .protocolError = self { return true }
