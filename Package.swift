@@ -46,6 +46,10 @@ let package = Package(
             name: "Scenario",
             dependencies: ["StageCore", "Simulation", "StageWorld", "Checking", "SubscriberModel", "Signaling", "Yams"]
         ),
+        .target(
+            name: "HostileInputs",
+            dependencies: ["Scenario", "Checking", "StageWorld", "StageCore", "Signaling", "Simulation"]
+        ),
         .target(name: "Reporting", dependencies: ["StageCore", "Simulation", "StageWorld", "Checking"]),
         .target(name: "StageSDK", dependencies: ["StageCore", "StageWorld", "Simulation", "Checking", "Signaling"]),
         .target(name: "Signaling"),
@@ -54,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "stagesim",
             dependencies: [
-                "Scenario", "Checking", "StageWorld", "StageCore", "Simulation", "Reporting", "FailureStore",
+                "Scenario", "Checking", "StageWorld", "StageCore", "Simulation", "Reporting", "FailureStore", "HostileInputs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -74,6 +78,7 @@ let package = Package(
         .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Simulation"]),
         .testTarget(name: "SubscriberModelTests", dependencies: ["SubscriberModel", "StageCore", "Simulation"]),
         .testTarget(name: "FailureStoreTests", dependencies: ["FailureStore"]),
+        .testTarget(name: "HostileInputsTests", dependencies: ["HostileInputs"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -29,6 +29,8 @@ public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible
         case duplicateKey(String)
         /// Arrays/objects nest deeper than the limit.
         case depthLimitExceeded(limit: Int)
+        /// The bytes are not UTF-8 (RFC 8259 section 8.1).
+        case invalidUTF8
     }
 
     /// Offset in bytes from the start of the UTF-8 text.
@@ -56,6 +58,7 @@ public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible
         case .unterminatedString: "unterminated string"
         case .duplicateKey(let key): "duplicate object key \"\(key)\""
         case .depthLimitExceeded(let limit): "nesting deeper than \(limit) levels"
+        case .invalidUTF8: "the text is not UTF-8"
         }
     }
 

@@ -6,6 +6,28 @@ extension JSONValue {
         var parser = JSONParser(bytes: Array(text.utf8), maximumDepth: maximumDepth)
         return try parser.parseDocument()
     }
+
+    /// Parses raw bytes as `parse(_:)` does, after checking that they are UTF-8 (RFC 8259
+    /// section 8.1); the first byte that is not is an `invalidUTF8` error at its offset.
+    public static func parse(utf8 bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+        if let offset = firstInvalidUTF8Offset(bytes) { throw JSONParseError(offset: offset, kind: .invalidUTF8) }
+        var parser = JSONParser(bytes: bytes, maximumDepth: maximumDepth)
+        return try parser.parseDocument()
+    }
+
+    /// The offset of the first byte that does not belong to a well-formed UTF-8 sequence.
+    private static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
+        var decoder = UTF8()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
+    }
 }
 
 /// A recursive-descent parser over UTF-8 bytes; recursion is bounded by `maximumDepth`.

@@ -1,0 +1,106 @@
+import Checking
+import Foundation
+import Scenario
+import Signaling
+import Simulation
+import StageWorld
+
+/// Hostile signaling frames arriving at a client on a live stage (SIG-8): the frames the
+/// service really sent in a short run, damaged as JSON (a member removed, retyped, set to a
+/// boundary number, or made to name another participant, the receiver itself included) or as
+/// text. Each frame reaches its client in a copy of the world as it was at the end of that
+/// run, with every invariant monitor watching. A frame the client refuses must leave the
+/// client and the service exactly as they were; no frame may break an invariant.
+struct FrameInputs: HostileInputTarget {
+    let kind = HostileInputKind.frame
+    private let base: World
+    private let monitors: MonitorSet
+    /// The frames the service sent, each with the index of the client it reached.
+    private let corpus: [(clientIndex: Int, frame: String)]
+    private let identifiers: [String]
+
+    /// Three participants on one stage, after `Self.stage` has run for its duration.
+    init() throws {
+        let scenario = try ScenarioLoader.parse(Self.stage, path: "hostile-frames-stage.yaml")
+        var simulator = Simulator(world: scenario.makeWorld(seed: scenario.seed), seed: scenario.seed)
+        var monitors = MonitorSet()
+        var corpus: [(clientIndex: Int, frame: String)] = []
+        simulator.run(until: .zero + scenario.duration) { _, events, world in
+            monitors.observe(events, world: world)
+            for event in events where event.observer != "server" {
+                guard case .delivered(_, let frame) = event.kind, let index = world.clientIndex(named: event.observer) else { continue }
+                corpus.append((index, frame))
+            }
+        }
+        base = simulator.world
+        self.monitors = monitors
+        self.corpus = corpus
+        identifiers = base.clients.map(\.view.local.info.participantId) + ["ghost", ""]
+    }
+
+    /// A stage where every kind of frame flows: joins, publishes, subscriptions, a mute, a
+    /// token exchange and a leave.
+    private static let stage = """
+        name: hostile frames stage
+        seed: 13
+        duration: 6s
+        participants:
+          - {name: alice, sdk: mobile 1.37.0}
+          - {name: bob, sdk: web 1.24.0}
+          - name: carol
+            strategy: {publish: false}
+        steps:
+          - {at: 0s, participant: alice, call: join}
+          - {at: 0s, participant: bob, call: join}
+          - {at: 100ms, participant: carol, call: join}
+          - {at: 2s, participant: bob, call: setMuted, stream: audio, muted: true}
+          - {at: 3s, participant: alice, call: exchangeToken, token: {userId: alice-2}}
+          - {at: 4s, participant: carol, call: leave}
+          - {at: 4500ms, participant: carol, call: join}
+        """
+
+    func input(_ random: inout SplitMix64) -> String {
+        guard let original = random.pick(corpus) else { return "" }
+        let body: String
+        if random.chance(0.25) {
+            body = Self.renamed(original.frame, identifiers: identifiers, random: &random)
+        } else if random.chance(0.7), let json = try? JSONValue.parse(original.frame) {
+            body = JSONMutator.mutate(json, identifiers: identifiers, random: &random).jsonText
+        } else {
+            body = TextMutator.mutate(original.frame, splices: ["\"type\":\"push\",", "{\"event\":\"ejected\"}", "1e400", "\\u0000"], random: &random)
+        }
+        return "\(original.clientIndex) \(body)"
+    }
+
+    /// The frame with every mention of one participant made to name another (or the
+    /// receiver itself): well-formed, and about someone it should not be about.
+    private static func renamed(_ frame: String, identifiers: [String], random: inout SplitMix64) -> String {
+        let named = identifiers.filter { !$0.isEmpty && frame.contains("\"\($0)\"") }
+        guard let old = random.pick(named), let new = random.pick(identifiers.filter { $0 != old }) else { return frame }
+        return frame.replacingOccurrences(of: "\"\(old)\"", with: "\"\(new)\"")
+    }
+
+    func verdict(on input: String) -> InputVerdict {
+        guard let space = input.firstIndex(of: " "), let clientIndex = Int(input[..<space]), base.clients.indices.contains(clientIndex) else {
+            return .finding("the input names no client")
+        }
+        var world = base
+        var monitors = monitors
+        let sequence = world.pending.nextSequence
+        world.inject(frame: String(input[input.index(after: space)...]), toClient: clientIndex, at: world.now)
+        let events = world.apply(.fire(sequence: sequence))
+        monitors.observe(events, world: world)
+        if let broken = monitors.violations.dropFirst(self.monitors.violations.count).first {
+            return .finding("the frame broke an invariant: \(broken)")
+        }
+        guard events.contains(where: \.isProtocolError) else { return .accepted }
+        return world.clients == base.clients && world.server == base.server ? .rejected : .finding("a refused frame changed the world")
+    }
+}
+
+extension TraceEvent {
+    fileprivate var isProtocolError: Bool {
+        if case .protocolError = kind { return true }
+        return false
+    }
+}
