@@ -65,34 +65,36 @@ final class FailureRecorder: Sendable {
         var lines = ["FAIL seed \(failure.seed): \(failure.violation)"]
         lines += generator.draft(seed: failure.seed).parameters.map { "  \($0)" }
         lines.append("  shrunk to \(draft.participants.count) participants, \(draft.steps.count) steps; trace hash \(XXH3.hex(failure.traceHash))")
-        let written: Bool
+        var written = false
         do {
             try FileOutput.writeWhole(draft.yaml, to: path)
             lines += ["  wrote \(path)", "  replay: stagesim run \(path)"]
             written = true
         } catch {
             lines.append("  NOT WRITTEN: \(error)")
-            written = false
         }
         let record = FailureRecord(
             seed: failure.seed, invariant: failure.violation.invariant, rules: draft.covers, message: failure.violation.message,
             traceHashHex: XXH3.hex(failure.traceHash), scenarioYAML: draft.yaml, originalStepCount: failure.original.steps.count,
             shrunkStepCount: draft.steps.count, createdAtRun: runLabel, regressionPath: written ? path : nil
         )
-        lines.append(state.withLock { state in
-            do {
-                let id = try save(record, state: &state)
-                return "  saved as failure \(id) in \(storePath)  (stagesim replay --id \(id) --db \(storePath))"
-            } catch {
-                guard written else {
-                    state.lost.append(String(failure.seed))
-                    return "  NOT SAVED anywhere (\(error)); rerun seed \(failure.seed)"
-                }
-                state.fileOnly.append(path)
-                return "  not in the store (\(error)); the regression file is its only copy"
-            }
-        })
+        lines.append(state.withLock { storeLine(record, state: &$0) })
         return lines
+    }
+
+    /// Saves the record and says where it went, keeping count for the summary.
+    private func storeLine(_ record: FailureRecord, state: inout State) -> String {
+        do {
+            let id = try save(record, state: &state)
+            return "  saved as failure \(id) in \(storePath)  (stagesim replay --id \(id) --db \(storePath))"
+        } catch {
+            guard let path = record.regressionPath else {
+                state.lost.append(String(record.seed))
+                return "  NOT SAVED anywhere (\(error)); rerun seed \(record.seed)"
+            }
+            state.fileOnly.append(path)
+            return "  not in the store (\(error)); the regression file is its only copy"
+        }
     }
 
     /// What the summary says about where the campaign's failures went.

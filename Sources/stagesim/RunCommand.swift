@@ -41,24 +41,30 @@ struct RunCommand: ParsableCommand {
         try MutantOption.activate(mutant)
         try checkTraceTarget(directoryMode: isDirectory)
         print(seed.map { "seed: \($0)" } ?? "seed: each scenario's own (listed per scenario)")
+        flushOutput()
         var problems = listing.unreadable.map { "\($0.path): cannot be read: \($0.reason)" }
         problems.forEach(reportError)
         let printer = RunPrinter(verbose: verbose)
         var runs: [ScenarioRun] = []
         for file in listing.files {
-            flushOutput()
             guard let scenario = load(file, problems: &problems) else { continue }
-            var progress = RunProgressLine()
-            let run = ScenarioRunner.run(scenario, seed: seed, swarm: swarm) { progress.update(virtualTime: $0, events: $1) }
-            progress.finish()
-            printer.printRun(run, timeline: timeline ?? (!isDirectory || !run.passed))
-            try writeTrace(run, directoryMode: isDirectory)
-            runs.append(run)
+            runs.append(try run(scenario, printer: printer, directoryMode: isDirectory))
         }
         if isDirectory { printer.printSummary(runs, problems: problems) }
-        flushOutput()
         if !problems.isEmpty { throw ExitCode(2) }
         if !runs.allSatisfy(\.passed) { throw ExitCode(1) }
+    }
+
+    /// Runs one scenario under its progress line, prints it, writes its trace and pushes the
+    /// output out (so a pipe sees each scenario as it ends).
+    private func run(_ scenario: Scenario, printer: RunPrinter, directoryMode: Bool) throws -> ScenarioRun {
+        var progress = RunProgressLine()
+        let run = ScenarioRunner.run(scenario, seed: seed, swarm: swarm) { progress.update(virtualTime: $0, events: $1) }
+        progress.finish()
+        printer.printRun(run, timeline: timeline ?? (!directoryMode || !run.passed))
+        try writeTrace(run, directoryMode: directoryMode)
+        flushOutput()
+        return run
     }
 
     /// The scenario files to run, the directories and links that could not be read, and
