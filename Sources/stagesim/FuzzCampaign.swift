@@ -29,7 +29,7 @@ struct FuzzCampaign {
         let start = Date()
         let state = Mutex(Results())
         let cursor = Mutex(0)
-        let console = Mutex(ProgressLine(total: count))
+        let console = Mutex(FuzzConsole(total: count))
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             while let seed = claim(cursor, start: start), !enoughFailures(state) {
                 let failure = Fuzzer.check(seed: seed, generator: generator, shrink: shrink) { violation in
@@ -44,9 +44,9 @@ struct FuzzCampaign {
                     results.seedsRun += 1
                     return (results.seedsRun, results.failures.count)
                 }
-                console.withLock { line in
-                    line.printAbove(lines)
-                    line.update(done: done, failing: failing, elapsed: Date().timeIntervalSince(start))
+                console.withLock { console in
+                    console.printAbove(lines)
+                    console.update(done: done, failing: failing, elapsed: Date().timeIntervalSince(start))
                 }
             }
         }
@@ -74,7 +74,7 @@ struct FuzzCampaign {
 
 /// The campaign's console: a progress line that rewrites itself on a terminal and prints every
 /// tenth on a pipe, and the lines about failures, printed above it and flushed at once.
-struct ProgressLine {
+struct FuzzConsole {
     private let total: Int
     private var line = TerminalStatusLine()
     private var lastDecile = 0
