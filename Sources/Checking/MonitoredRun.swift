@@ -10,14 +10,19 @@ public struct MonitoredRun: Sendable {
     /// For a scheduled replay: the position of the first action that was not enabled.
     public var unplayable: Int?
 
-    /// `settle`: how long the network must be quiet before views must have converged.
-    public init(world: World, seed: UInt64, until end: VirtualTime, settle: VirtualDuration = .seconds(5)) {
+    /// `settle`: how long the network must be quiet before views must have converged;
+    /// `progress` hears the virtual time and the trace's event count after each step.
+    public init(
+        world: World, seed: UInt64, until end: VirtualTime, settle: VirtualDuration = .seconds(5),
+        progress: (VirtualTime, Int) -> Void = { _, _ in }
+    ) {
         var simulator = Simulator(world: world, seed: seed)
         var trace = Trace()
         var monitors = MonitorSet(InvariantCatalog.all(settle: settle))
         simulator.run(until: end) { _, events, world in
             trace.append(contentsOf: events)
             monitors.observe(events, world: world)
+            progress(world.now, trace.events.count)
         }
         monitors.finish(world: simulator.world)
         self.trace = trace

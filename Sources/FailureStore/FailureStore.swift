@@ -1,11 +1,22 @@
 import CSQLite
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Persists failing fuzzer runs in SQLite so that none is ever lost or half-written.
 ///
+/// - Opening checks the file before changing anything in it: it must be an SQLite database
+///   whose pages pass `PRAGMA quick_check` and which is empty or holds exactly this schema
+///   (`PRAGMA user_version` and the tables' SQL). Anything else is refused, never appended to.
 /// - Every write is one transaction; `save` uses `BEGIN IMMEDIATE` ... `COMMIT` and rolls
-///   back on any error.
+///   back on any error. A write lock held by another connection is waited for (SQLite's busy
+///   handler, backing off from 1 ms to 100 ms between tries) up to the busy timeout.
 /// - Values only ever reach SQL through bound parameters.
-/// - The database runs in WAL mode with `synchronous=NORMAL` and foreign keys on.
+/// - The database runs in WAL mode with `synchronous=FULL` (each commit is on disk before
+///   `save` returns; writes are rare, one per failure) and foreign keys on.
 /// - Nothing here reads the wall clock; the caller labels each record with its run.
 ///
 /// Not `Sendable`: a store owns one SQLite connection and is meant to be used from one
@@ -16,13 +27,17 @@ public final class FailureStore {
 
     /// The path the store was opened with (`":memory:"` for an in-memory store).
     public let path: String
+    /// How long a write waits for another connection's write lock before giving up.
+    public let busyTimeoutMilliseconds: Int32
     private let db: OpaquePointer
 
-    /// Opens (creating if needed) the database at `path` and makes sure its schema is
-    /// in place. Refuses a database written by a newer schema version.
-    public init(path: String) throws(FailureStoreError) {
+    /// Opens the database at `path` (creating it if needed and `createIfMissing`), checks it
+    /// and makes sure its schema is in place. Refuses a directory, a file that is not a
+    /// failure store, a corrupt one and one written by a newer schema version.
+    public init(path: String, busyTimeoutMilliseconds: Int32 = 5_000, createIfMissing: Bool = true) throws(FailureStoreError) {
+        try Self.checkPath(path, createIfMissing: createIfMissing)
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = SQLITE_OPEN_READWRITE | (createIfMissing ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &handle, flags, nil)
         guard rc == SQLITE_OK, let handle else {
             // Even a failed open can hand back a connection that must be closed.
@@ -32,13 +47,14 @@ public final class FailureStore {
             throw .open(path: path, code: code, message: message)
         }
         do throws(FailureStoreError) {
-            try Self.prepareConnection(handle, path: path)
+            try Self.prepareConnection(handle, path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         } catch {
             sqlite3_close_v2(handle)
             throw error
         }
         self.db = handle
         self.path = path
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
     }
 
     deinit {
@@ -174,14 +190,32 @@ public final class FailureStore {
     private func inImmediateTransaction<T>(
         _ body: () throws(FailureStoreError) -> T
     ) throws(FailureStoreError) -> T {
-        try Self.transactionStatement("BEGIN IMMEDIATE", on: db)
         do throws(FailureStoreError) {
-            let result = try body()
-            try Self.transactionStatement("COMMIT", on: db)
-            return result
+            try Self.transactionStatement("BEGIN IMMEDIATE", on: db)
+            do throws(FailureStoreError) {
+                let result = try body()
+                try Self.transactionStatement("COMMIT", on: db)
+                return result
+            } catch {
+                try Self.rollback(db, after: error)
+                throw error
+            }
         } catch {
-            try Self.rollback(db, after: error)
-            throw error
+            throw Self.classify(error, path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        }
+    }
+
+    /// What an SQLite failure means for the caller: a store locked by another writer, a
+    /// corrupt one, or a file that is not a database; any other error is returned as it is.
+    private static func classify(
+        _ error: FailureStoreError, path: String, busyTimeoutMilliseconds: Int32
+    ) -> FailureStoreError {
+        guard let code = error.sqliteCode else { return error }
+        switch code & 0xFF {
+        case SQLITE_BUSY, SQLITE_LOCKED: return .busy(path: path, waitedMilliseconds: busyTimeoutMilliseconds)
+        case SQLITE_CORRUPT: return .corrupt(path: path, detail: "\(errorString(code & 0xFF)) [SQLite \(code)]")
+        case SQLITE_NOTADB: return .notAFailureStore(path: path, reason: "it is not an SQLite database")
+        default: return error
         }
     }
 
@@ -207,63 +241,130 @@ public final class FailureStore {
 
     // MARK: Opening
 
-    private static func prepareConnection(_ db: OpaquePointer, path: String) throws(FailureStoreError) {
-        do throws(FailureStoreError) {
-            guard sqlite3_extended_result_codes(db, 1) == SQLITE_OK,
-                sqlite3_busy_timeout(db, 5_000) == SQLITE_OK
-            else {
-                throw .schema(sql: "(connection setup)", code: sqlite3_errcode(db), message: errorMessage(db))
-            }
-            // Refuse a newer database before changing anything in it (even its journal mode).
-            try refuseNewerSchema(db, path: path)
-
-            // Each pragma's statement lives only inside its helper call, so none is still
-            // in progress when the schema transaction commits.
-            let reported = try firstText("PRAGMA journal_mode=WAL", on: db) ?? ""
-            // In-memory databases have no journal file and report "memory".
-            guard reported.lowercased() == "wal" || reported.lowercased() == "memory" else {
-                throw .schema(
-                    sql: "PRAGMA journal_mode=WAL", code: SQLITE_ERROR,
-                    message: "journal mode is '\(reported)', not 'wal'")
-            }
-            try Statement("PRAGMA synchronous=NORMAL", on: db).run()
-            try Statement("PRAGMA foreign_keys=ON", on: db).run()
-            guard try firstInteger("PRAGMA foreign_keys", on: db) == 1 else {
-                throw .schema(
-                    sql: "PRAGMA foreign_keys=ON", code: SQLITE_ERROR,
-                    message: "foreign keys could not be enabled")
-            }
-
-            try transactionStatement("BEGIN IMMEDIATE", on: db)
-            do throws(FailureStoreError) {
-                // Checked again under the write lock: another process may have migrated.
-                let version = try refuseNewerSchema(db, path: path)
-                if version < schemaVersion {
-                    for statement in SQL.createSchema {
-                        try Statement(statement, on: db).run()
-                    }
-                }
-                try transactionStatement("COMMIT", on: db)
-            } catch {
-                try rollback(db, after: error)
-                throw error
-            }
-        } catch {
-            switch error {
-            case .prepare(let sql, let code, let message), .step(let sql, let code, let message):
-                throw .schema(sql: sql, code: code, message: message)
-            case .bind(let sql, _, let code, let message):
-                throw .schema(sql: sql, code: code, message: message)
-            case .corruptRow(_, let column, let reason):
-                throw .schema(sql: "PRAGMA \(column)", code: SQLITE_ERROR, message: "value \(reason)")
-            default:
-                throw error
-            }
+    /// Refuses a path that is a directory (or another non-file), and a missing file when
+    /// the store must already exist.
+    private static func checkPath(_ path: String, createIfMissing: Bool) throws(FailureStoreError) {
+        guard path != ":memory:" else { return }
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            if !createIfMissing && (errno == ENOENT || errno == ENOTDIR) { throw .missing(path: path) }
+            return  // sqlite3_open_v2 reports the reason
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: throw .notAFailureStore(path: path, reason: "it is a directory")
+        default: throw .notAFailureStore(path: path, reason: "it is not a regular file")
         }
     }
 
+    private static func prepareConnection(
+        _ db: OpaquePointer, path: String, busyTimeoutMilliseconds: Int32
+    ) throws(FailureStoreError) {
+        do throws(FailureStoreError) {
+            guard sqlite3_extended_result_codes(db, 1) == SQLITE_OK,
+                sqlite3_busy_timeout(db, busyTimeoutMilliseconds) == SQLITE_OK
+            else {
+                throw .schema(sql: "(connection setup)", code: sqlite3_errcode(db), message: errorMessage(db))
+            }
+            // Check the file before changing anything in it (even its journal mode).
+            let version = try validate(db, path: path)
+            try configure(db)
+            if version < schemaVersion { try createSchema(db, path: path) }
+        } catch {
+            throw openingError(classify(error, path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+        }
+    }
+
+    /// WAL, `synchronous=FULL` and foreign keys. Each pragma's statement lives only inside its
+    /// helper call, so none is still in progress when a later transaction commits.
+    private static func configure(_ db: OpaquePointer) throws(FailureStoreError) {
+        let reported = try firstText("PRAGMA journal_mode=WAL", on: db) ?? ""
+        // In-memory databases have no journal file and report "memory".
+        guard reported.lowercased() == "wal" || reported.lowercased() == "memory" else {
+            throw .schema(
+                sql: "PRAGMA journal_mode=WAL", code: SQLITE_ERROR,
+                message: "journal mode is '\(reported)', not 'wal'")
+        }
+        try Statement("PRAGMA synchronous=FULL", on: db).run()
+        try Statement("PRAGMA foreign_keys=ON", on: db).run()
+        guard try firstInteger("PRAGMA foreign_keys", on: db) == 1 else {
+            throw .schema(sql: "PRAGMA foreign_keys=ON", code: SQLITE_ERROR, message: "foreign keys could not be enabled")
+        }
+    }
+
+    /// Creates the schema in one transaction, unless another process did it first.
+    private static func createSchema(_ db: OpaquePointer, path: String) throws(FailureStoreError) {
+        try transactionStatement("BEGIN IMMEDIATE", on: db)
+        do throws(FailureStoreError) {
+            // Checked again under the write lock: another process may have created it.
+            if try validate(db, path: path) < schemaVersion {
+                for statement in SQL.createSchema {
+                    try Statement(statement, on: db).run()
+                }
+            }
+            try transactionStatement("COMMIT", on: db)
+        } catch {
+            try rollback(db, after: error)
+            throw error
+        }
+    }
+
+    /// Errors of the statements run while opening are reported as schema errors.
+    private static func openingError(_ error: FailureStoreError) -> FailureStoreError {
+        switch error {
+        case .prepare(let sql, let code, let message), .step(let sql, let code, let message):
+            return .schema(sql: sql, code: code, message: message)
+        case .bind(let sql, _, let code, let message):
+            return .schema(sql: sql, code: code, message: message)
+        case .corruptRow(_, let column, let reason):
+            return .schema(sql: "PRAGMA \(column)", code: SQLITE_ERROR, message: "value \(reason)")
+        default:
+            return error
+        }
+    }
+
+    /// Returns the schema version after refusing a file this code must not append to: a newer
+    /// version, damaged pages, tables of another program, or tables that differ from ours.
+    /// Reading the first page is what refuses a file that is not a database at all.
+    private static func validate(_ db: OpaquePointer, path: String) throws(FailureStoreError) -> Int32 {
+        let version = try refuseNewerSchema(db, path: path)
+        try quickCheck(db, path: path)
+        let objects = try schemaObjects(db)
+        if version == 0 && !objects.isEmpty {
+            let names = objects.keys.sorted().joined(separator: ", ")
+            throw .notAFailureStore(path: path, reason: "it holds other tables (\(names)) and no failure store schema")
+        }
+        if version == schemaVersion && objects != SQL.schemaObjects {
+            throw .notAFailureStore(path: path, reason: "its user_version is \(version) but its tables are not the failure store's")
+        }
+        return version
+    }
+
+    /// Throws `.corrupt` with SQLite's first findings unless `PRAGMA quick_check` says "ok".
+    private static func quickCheck(_ db: OpaquePointer, path: String) throws(FailureStoreError) {
+        let statement = try Statement("PRAGMA quick_check", on: db)
+        var findings: [String] = []
+        while try statement.step() {
+            let line = try statement.text(0, name: "quick_check", rowID: nil) ?? ""
+            if line != "ok" { findings.append(line) }
+        }
+        guard findings.isEmpty else {
+            throw .corrupt(path: path, detail: "quick_check: " + findings.prefix(3).joined(separator: "; "))
+        }
+    }
+
+    /// Each table, index, view and trigger by name, with the SQL that created it.
+    private static func schemaObjects(_ db: OpaquePointer) throws(FailureStoreError) -> [String: String] {
+        let statement = try Statement(SQL.selectSchemaObjects, on: db)
+        var objects: [String: String] = [:]
+        while try statement.step() {
+            let name = try statement.requiredText(0, name: "sqlite_schema.name", rowID: nil)
+            objects[name] = try statement.text(1, name: "sqlite_schema.sql", rowID: nil) ?? ""
+        }
+        return objects
+    }
+
     /// Reads `PRAGMA user_version` and throws `.newerSchema` if it is above ours.
-    @discardableResult
     private static func refuseNewerSchema(_ db: OpaquePointer, path: String) throws(FailureStoreError) -> Int32 {
         guard let raw = try firstInteger("PRAGMA user_version", on: db) else {
             throw .schema(sql: "PRAGMA user_version", code: SQLITE_ERROR, message: "returned no row")

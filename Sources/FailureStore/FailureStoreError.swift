@@ -21,6 +21,16 @@ public enum FailureStoreError: Error, CustomStringConvertible, Equatable, Sendab
     case newerSchema(path: String, found: Int32, supported: Int32)
     /// `delete(id:)` or `setRegressionPath(id:path:)` named a row that does not exist.
     case notFound(id: Int64)
+    /// Opening without creating found no file at `path`.
+    case missing(path: String)
+    /// The file is no failure store: a directory, not an SQLite database, or a database with
+    /// other tables. Nothing is written to it.
+    case notAFailureStore(path: String, reason: String)
+    /// `PRAGMA quick_check` found damaged pages, or SQLite reported corruption. Nothing is
+    /// written to it.
+    case corrupt(path: String, detail: String)
+    /// Another connection held the write lock for the whole busy timeout.
+    case busy(path: String, waitedMilliseconds: Int32)
 
     /// The SQLite result code, when the error came from SQLite.
     public var sqliteCode: Int32? {
@@ -28,9 +38,15 @@ public enum FailureStoreError: Error, CustomStringConvertible, Equatable, Sendab
         case .open(_, let code, _), .schema(_, let code, _), .prepare(_, let code, _),
             .bind(_, _, let code, _), .step(_, let code, _), .transaction(_, let code, _):
             return code
-        case .corruptRow, .newerSchema, .notFound:
+        case .corruptRow, .newerSchema, .notFound, .missing, .notAFailureStore, .corrupt, .busy:
             return nil
         }
+    }
+
+    /// Whether waiting longer could help: the store was only locked by another writer.
+    public var isBusy: Bool {
+        if case .busy = self { return true }
+        return false
     }
 
     public var description: String {
@@ -56,6 +72,15 @@ public enum FailureStoreError: Error, CustomStringConvertible, Equatable, Sendab
                 + "refusing to open it (use a newer build)"
         case .notFound(let id):
             return "failure store: no failure with id \(id)"
+        case .missing(let path):
+            return "failure store: there is no failure store at '\(path)'"
+        case .notAFailureStore(let path, let reason):
+            return "failure store: '\(path)' is not a failure store (\(reason)); nothing was written to it"
+        case .corrupt(let path, let detail):
+            return "failure store: '\(path)' is corrupt (\(detail)); nothing was written to it. "
+                + "Move it aside (`sqlite3 FILE .recover` may save its rows) and start a new store"
+        case .busy(let path, let waited):
+            return "failure store: '\(path)' stayed locked by another writer for \(Double(waited) / 1_000) s"
         }
     }
 

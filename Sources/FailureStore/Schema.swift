@@ -1,11 +1,9 @@
 /// All SQL of the failure store, as constants. Values are never spliced into SQL;
 /// they are bound as parameters (`?1`, `?2`, ...).
 enum SQL {
-    /// Version 1 of the schema. `STRICT` keeps every column's type exact (the seed is
-    /// an INTEGER holding the UInt64's bit pattern); the CHECKs keep half-formed records
-    /// out; rule ids live in their own table, in order, and go with their failure.
-    static let createSchema: [String] = [
-        """
+    /// Version 1 of the failures table. `STRICT` keeps every column's type exact (the seed
+    /// is an INTEGER holding the UInt64's bit pattern); the CHECKs keep half-formed records out.
+    static let failuresTable = """
         CREATE TABLE failures (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             seed INTEGER NOT NULL,
@@ -20,18 +18,31 @@ enum SQL {
             regression_path TEXT,
             UNIQUE (seed, invariant, trace_hash_hex)
         ) STRICT
-        """,
         """
+
+    /// Rule ids live in their own table, in order, and go with their failure.
+    static let rulesTable = """
         CREATE TABLE failure_rules (
             failure_id INTEGER NOT NULL REFERENCES failures(id) ON DELETE CASCADE,
             position INTEGER NOT NULL CHECK (position >= 0),
             rule TEXT NOT NULL CHECK (length(rule) > 0),
             PRIMARY KEY (failure_id, position)
         ) STRICT, WITHOUT ROWID
-        """,
-        "CREATE INDEX failures_by_seed ON failures (seed)",
-        "PRAGMA user_version = 1",
+        """
+
+    static let seedIndex = "CREATE INDEX failures_by_seed ON failures (seed)"
+
+    /// The tables and index of version 1, by name, as `sqlite_schema.sql` keeps them.
+    static let schemaObjects: [String: String] = [
+        "failures": failuresTable, "failure_rules": rulesTable, "failures_by_seed": seedIndex,
     ]
+
+    static let createSchema: [String] = [failuresTable, rulesTable, seedIndex, "PRAGMA user_version = 1"]
+
+    /// Every table, index, view and trigger the file holds (SQLite's own internal ones aside),
+    /// with the SQL that created it.
+    static let selectSchemaObjects =
+        "SELECT name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
 
     static let findDuplicate =
         "SELECT id FROM failures WHERE seed = ?1 AND invariant = ?2 AND trace_hash_hex = ?3"

@@ -21,10 +21,14 @@ public enum Fuzzer {
         return (run.violations, run.violations.isEmpty ? 0 : run.traceHash)
     }
 
-    /// Runs one seed; a failure comes back shrunk unless `shrink` is false.
-    public static func check(seed: UInt64, generator: ScenarioGenerator, shrink: Bool = true) -> FuzzFailure? {
+    /// Runs one seed; a failure comes back shrunk unless `shrink` is false. `found` hears of
+    /// the first violation before the (possibly long) shrinking starts.
+    public static func check(
+        seed: UInt64, generator: ScenarioGenerator, shrink: Bool = true, found: (Violation) -> Void = { _ in }
+    ) -> FuzzFailure? {
         let draft = generator.draft(seed: seed).draft
         guard let first = violations(of: draft).violations.first else { return nil }
+        found(first)
         let shrunk = shrink ? ScenarioShrinker(breaking: first.invariant).shrink(draft) : draft
         let (after, hash) = violations(of: shrunk)
         let violation = after.first { $0.invariant == first.invariant } ?? first

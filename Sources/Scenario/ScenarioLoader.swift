@@ -18,16 +18,10 @@ public enum ScenarioLoader {
         return try parse(text, path: path)
     }
 
-    /// Every `.yaml`/`.yml` file under a directory, recursively, sorted by path.
+    /// Every `.yaml`/`.yml` file under a directory, recursively, sorted by path
+    /// (``ScenarioListing`` also names what could not be read).
     public static func scenarioFiles(under directory: String) -> [String] {
-        let enumerator = FileManager.default.enumerator(atPath: directory)
-        var files: [String] = []
-        while let relative = enumerator?.nextObject() as? String {
-            if relative.hasSuffix(".yaml") || relative.hasSuffix(".yml") {
-                files.append((directory as NSString).appendingPathComponent(relative))
-            }
-        }
-        return files.sorted()
+        ScenarioListing(under: directory).files
     }
 
     public static func parse(_ text: String, path: String) throws -> Scenario {

@@ -29,11 +29,13 @@ public struct ScenarioRun: Sendable {
 /// invariant monitor, then judged against the script's expectations.
 public enum ScenarioRunner {
     /// Runs `scenario`; with `swarm`, under a fault plan drawn from the seed (NET-2), judged by
-    /// the invariants alone.
-    public static func run(_ original: Scenario, seed: UInt64? = nil, swarm: Bool = false) -> ScenarioRun {
+    /// the invariants alone. `progress` hears the virtual time and event count after each step.
+    public static func run(
+        _ original: Scenario, seed: UInt64? = nil, swarm: Bool = false, progress: (VirtualTime, Int) -> Void = { _, _ in }
+    ) -> ScenarioRun {
         let seed = seed ?? original.seed
         let (scenario, faults) = swarm ? original.underSwarmFaults(seed: seed) : (original, nil)
-        let run = monitoredRun(scenario, seed: seed)
+        let run = monitoredRun(scenario, seed: seed, progress: progress)
         let results = scenario.expectations.map { evaluate($0, trace: run.trace) }
         return ScenarioRun(
             scenario: scenario, seed: seed, trace: run.trace, expectationResults: results,
@@ -42,10 +44,10 @@ public enum ScenarioRunner {
     }
 
     /// The timed simulator, or the scenario's schedule when it has one.
-    private static func monitoredRun(_ scenario: Scenario, seed: UInt64) -> MonitoredRun {
+    private static func monitoredRun(_ scenario: Scenario, seed: UInt64, progress: (VirtualTime, Int) -> Void) -> MonitoredRun {
         let world = scenario.makeWorld(seed: seed)
         guard let schedule = scenario.schedule else {
-            return MonitoredRun(world: world, seed: seed, until: .zero + scenario.duration, settle: scenario.settle)
+            return MonitoredRun(world: world, seed: seed, until: .zero + scenario.duration, settle: scenario.settle, progress: progress)
         }
         return MonitoredRun(world: world, schedule: schedule.map(\.action), settle: scenario.settle)
     }

@@ -29,25 +29,27 @@ struct CheckCommand: ParsableCommand {
     )
 
     @Argument(help: "The scenario file whose initial world is explored.") var path: String
-    @Option(help: "Longest path of actions from the initial world.") var depth = 100
-    @Option(help: "Distinct states before the search stops.") var maxStates = 2_000_000
-    @Option(help: "Transmissions that may be lost on one path.") var maxDrops = 1
+    static let depthRange = NumericRange<Int>(1...1_000_000)
+    static let stateCount = NumericRange<Int>(1...1_000_000_000)
+    static let dropCount = NumericRange<Int>(0...1_000)
+
+    @Option(parsing: .unconditional, help: "Longest path of actions from the initial world (\(CheckCommand.depthRange)).", transform: CheckCommand.depthRange.parse)
+    var depth = 100
+    @Option(parsing: .unconditional, help: "Distinct states before the search stops (\(CheckCommand.stateCount)).", transform: CheckCommand.stateCount.parse)
+    var maxStates = 2_000_000
+    @Option(parsing: .unconditional, help: "Transmissions that may be lost on one path (\(CheckCommand.dropCount)).", transform: CheckCommand.dropCount.parse)
+    var maxDrops = 1
     @Flag var order = ExplorationOrder.breadthFirst
     @Flag(help: "Treat interchangeable participants (same SDK, strategy, settings and token shape) as one.") var symmetry = false
     @Flag(help: "Keep whole canonical states instead of 64-bit fingerprints (small models; no collision risk).") var exact = false
-    @Option(help: "Worker threads for breadth-first search (default: every core).") var jobs = ProcessInfo.processInfo.activeProcessorCount
+    @Option(parsing: .unconditional, help: "Worker threads for breadth-first search (\(OptionRanges.jobs); default: every core).", transform: OptionRanges.jobs.parse)
+    var jobs = min(ProcessInfo.processInfo.activeProcessorCount, 256)
     @Option(help: "Where to write a counterexample scenario (default: Reports/counterexamples/<scenario>-<invariant>.yaml).") var out: String?
     @Option(help: "Switch on a deliberate bug (debug builds only; `stagesim invariants --mutants` lists them).") var mutant: String?
 
-    func validate() throws {
-        guard depth >= 1 else { throw ValidationError("--depth must be at least 1") }
-        guard maxStates >= 1 else { throw ValidationError("--max-states must be at least 1") }
-        guard maxDrops >= 0 else { throw ValidationError("--max-drops cannot be negative") }
-        guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 256") }
-    }
-
     func run() throws {
         try MutantOption.activate(mutant)
+        try checkOutputTarget()
         let scenario: Scenario
         do {
             scenario = try ScenarioLoader.load(path: path).forChecking
@@ -72,6 +74,16 @@ struct CheckCommand: ParsableCommand {
         throw ExitCode(1)
     }
 
+    /// Refuses an `--out` that cannot be written before the search starts.
+    private func checkOutputTarget() throws {
+        guard let out else { return }
+        do {
+            try FileOutput.checkFile(out)
+        } catch {
+            throw ValidationError("--out: \(error)")
+        }
+    }
+
     private func printAndWrite(_ counterexample: Counterexample, scenario: Scenario, checker: ModelChecker) throws {
         let steps = CheckReportPrinter.printTimeline(counterexample, from: checker.initial)
         let target = out ?? "Reports/counterexamples/\(((scenario.path as NSString).lastPathComponent as NSString).deletingPathExtension)-\(counterexample.violation.invariant).yaml"
@@ -83,11 +95,10 @@ struct CheckCommand: ParsableCommand {
         ]
         let text = CounterexampleFile.text(original: original, counterexample: counterexample, steps: steps, header: header)
         do {
-            let directory = (target as NSString).deletingLastPathComponent
-            try FileManager.default.createDirectory(atPath: directory.isEmpty ? "." : directory, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: target), options: .atomic)
+            try FileOutput.makeDirectories((target as NSString).deletingLastPathComponent)
+            try FileOutput.writeWhole(text, to: target)
         } catch {
-            throw ValidationError("cannot write the counterexample to \(target): \(error.localizedDescription)")
+            throw ValidationError("the counterexample: \(error)")
         }
         print("counterexample written to \(target)")
         print("replay: stagesim run \(target)\(mutant.map { " --mutant \($0)" } ?? "")")

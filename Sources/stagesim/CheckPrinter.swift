@@ -47,20 +47,15 @@ struct CheckReportPrinter {
 
 /// The checker's progress line: rewritten in place on a terminal, silent on a pipe.
 struct CheckProgressLine {
-    private let isTerminal = isatty(STDOUT_FILENO) == 1
-    private var printed = false
+    private var line = TerminalStatusLine()
 
     mutating func update(_ progress: CheckProgress) {
-        guard isTerminal else { return }
+        guard line.isTerminal else { return }
         let rate = progress.seconds > 0 ? Int(Double(progress.distinctStates) / progress.seconds) : 0
-        let line = "  depth \(progress.depth): \(progress.generatedStates) states, \(progress.distinctStates) distinct, queue \(progress.queued), \(rate) states/s"
-        FileHandle.standardOutput.write(Data(("\r" + line + "   ").utf8))
-        printed = true
+        line.show("  depth \(progress.depth): \(progress.generatedStates) states, \(progress.distinctStates) distinct, queue \(progress.queued), \(rate) states/s")
     }
 
-    func finish() {
-        if printed { print("") }
-    }
+    mutating func finish() { line.keep() }
 }
 
 extension String {

@@ -3,17 +3,20 @@ import Foundation
 import Scenario
 import Synchronization
 
-/// Runs a range of seeds on worker threads, with a progress line on a terminal, and collects
-/// the (shrunk) failures and any nondeterminism found.
+/// Runs a range of seeds on worker threads, with a progress line on a terminal. Each failure is
+/// handed to `record` as soon as it is shrunk (on the worker that found it), and the lines
+/// `record` returns are printed at once; without `record` the failures are only collected.
 struct FuzzCampaign {
     let first: UInt64
     let count: Int
     let jobs: Int
-    let timeLimit: Double?
+    let timeLimitSeconds: Double?
     let maxFailures: Int?
     let shrink: Bool
     let generator: ScenarioGenerator
     let checkDeterminism: Bool
+    /// Saves one shrunk failure and returns what to print about it.
+    let record: (@Sendable (FuzzFailure) -> [String])?
 
     struct Results {
         var failures: [FuzzFailure] = []
@@ -26,10 +29,14 @@ struct FuzzCampaign {
         let start = Date()
         let state = Mutex(Results())
         let cursor = Mutex(0)
-        let progress = Mutex(ProgressLine(total: count))
+        let console = Mutex(FuzzConsole(total: count))
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             while let seed = claim(cursor, start: start), !enoughFailures(state) {
-                let failure = Fuzzer.check(seed: seed, generator: generator, shrink: shrink)
+                let failure = Fuzzer.check(seed: seed, generator: generator, shrink: shrink) { violation in
+                    guard record != nil else { return }
+                    console.withLock { $0.printAbove(["seed \(seed) breaks \(violation.invariant); shrinking"]) }
+                }
+                let lines = failure.flatMap { record?($0) } ?? []
                 let divergence = checkDeterminism ? DeterminismCheck.firstDivergence(generator.draft(seed: seed).draft) : nil
                 let (done, failing) = state.withLock { results in
                     if let failure { results.failures.append(failure) }
@@ -37,10 +44,13 @@ struct FuzzCampaign {
                     results.seedsRun += 1
                     return (results.seedsRun, results.failures.count)
                 }
-                progress.withLock { $0.update(done: done, failing: failing, elapsed: Date().timeIntervalSince(start)) }
+                console.withLock { console in
+                    console.printAbove(lines)
+                    console.update(done: done, failing: failing, elapsed: Date().timeIntervalSince(start))
+                }
             }
         }
-        progress.withLock { $0.finish() }
+        console.withLock { $0.finish() }
         var results = state.withLock { $0 }
         results.elapsedSeconds = Date().timeIntervalSince(start)
         return results
@@ -54,7 +64,7 @@ struct FuzzCampaign {
     /// The next seed to run, or nil when the range or the time limit is used up.
     private func claim(_ cursor: borrowing Mutex<Int>, start: Date) -> UInt64? {
         cursor.withLock { next in
-            let expired = timeLimit.map { Date().timeIntervalSince(start) > $0 } ?? false
+            let expired = timeLimitSeconds.map { Date().timeIntervalSince(start) > $0 } ?? false
             guard next < count, !expired else { return nil }
             next += 1
             return first + UInt64(next - 1)
@@ -62,24 +72,32 @@ struct FuzzCampaign {
     }
 }
 
-/// A progress line that rewrites itself on a terminal and prints every tenth on a pipe.
-struct ProgressLine {
+/// The campaign's console: a progress line that rewrites itself on a terminal and prints every
+/// tenth on a pipe, and the lines about failures, printed above it and flushed at once.
+struct FuzzConsole {
     private let total: Int
-    private let isTerminal = isatty(STDOUT_FILENO) == 1
+    private var line = TerminalStatusLine()
     private var lastDecile = 0
 
     init(total: Int) { self.total = total }
 
+    mutating func printAbove(_ lines: [String]) {
+        guard !lines.isEmpty else { return }
+        line.clear()
+        lines.forEach { print($0) }
+        flushOutput()
+    }
+
     mutating func update(done: Int, failing: Int, elapsed: Double) {
         let rate = elapsed > 0 ? Int(Double(done) / elapsed * 60) : 0
-        let line = "  \(done)/\(total) seeds, \(failing) failing, \(rate) seeds/min"
-        if isTerminal {
-            FileHandle.standardOutput.write(Data(("\r" + line).utf8))
+        let text = "  \(done)/\(total) seeds, \(failing) failing, \(rate) seeds/min"
+        if line.isTerminal {
+            line.show(text)
         } else if done * 10 / max(total, 1) > lastDecile {
             lastDecile = done * 10 / max(total, 1)
-            print(line)
+            printAbove([text])
         }
     }
 
-    func finish() { if isTerminal { print("") } }
+    mutating func finish() { line.keep() }
 }

@@ -14,10 +14,15 @@ struct ReplayCommand: ParsableCommand {
     )
 
     @Argument(help: "A fuzz seed (a number) or a scenario file (e.g. a regression).") var target: String?
-    @Option(help: "A failure's id in the failure store instead.") var id: Int64?
+    static let failureID = NumericRange<Int64>(1...Int64.max)
+
+    @Option(parsing: .unconditional, help: "A failure's id in the failure store instead.", transform: ReplayCommand.failureID.parse)
+    var id: Int64?
     @Option(help: "The failure store for --id.") var db: String = FuzzCommand.defaultStore
-    @Option(help: "Participants per generated scenario, as given to fuzz.") var participants: Int?
-    @Option(help: "Virtual seconds per generated scenario, as given to fuzz.") var duration: UInt64?
+    @Option(parsing: .unconditional, help: "Participants per generated scenario, as given to fuzz (\(OptionRanges.participants)).", transform: OptionRanges.participants.parse)
+    var participants: Int?
+    @Option(parsing: .unconditional, help: "Virtual seconds per generated scenario, as given to fuzz (\(OptionRanges.durationSeconds)).", transform: OptionRanges.durationSeconds.parse)
+    var duration: UInt64?
     @Flag(help: "Include network deliveries and losses in the timeline.") var verbose = false
 
     func validate() throws {
@@ -41,7 +46,7 @@ struct ReplayCommand: ParsableCommand {
                 parameters.forEach { print("  \($0)") }
                 scenario = draft.scenario()
             } else {
-                throw ValidationError("\(target ?? "") is neither a scenario file nor a seed")
+                throw ValidationError("'\(target ?? "")' is neither a scenario file nor a seed (\(OptionRanges.seed))")
             }
         } catch let error as ScenarioError {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
@@ -57,13 +62,13 @@ struct ReplayCommand: ParsableCommand {
     }
 
     private func storedFailure(_ id: Int64) throws -> FailureRecord {
+        let record: FailureRecord?
         do {
-            guard FileManager.default.fileExists(atPath: db), let record = try FailureStore(path: db).record(id: id) else {
-                throw ValidationError("no failure \(id) in \(db)")
-            }
-            return record
-        } catch let error as FailureStoreError {
-            throw ValidationError("cannot read the failure store: \(error)")
+            record = try FailureStore(path: db, createIfMissing: false).record(id: id)
+        } catch {
+            throw ValidationError("--db: \(error)")
         }
+        guard let record else { throw ValidationError("no failure \(id) in \(db)") }
+        return record
     }
 }

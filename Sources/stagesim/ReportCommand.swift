@@ -19,17 +19,20 @@ struct VisibilityReportCommand: ParsableCommand {
         discussion: "Exit status: 0 when every cell equals the seed's table and no invariant broke, 1 otherwise."
     )
 
-    @Option(help: "How many seeds to simulate each cell on (seeds 1...N).")
+    static let seedCount = NumericRange<Int>(1...100_000)
+
+    @Option(parsing: .unconditional, help: "How many seeds to simulate each cell on (seeds 1...N, N in \(VisibilityReportCommand.seedCount)).", transform: VisibilityReportCommand.seedCount.parse)
     var seeds: Int = 50
 
-    @Option(help: "The directory to write visibility.md and visibility.json to.")
+    @Option(help: "The directory to write visibility.md and visibility.json to (checked before simulating).")
     var out: String = "Reports"
 
-    func validate() throws {
-        guard (1...100_000).contains(seeds) else { throw ValidationError("--seeds must be between 1 and 100000") }
-    }
-
     func run() throws {
+        do {
+            try FileOutput.prepareDirectory(out)
+        } catch {
+            throw ValidationError("--out: \(error)")
+        }
         print("seeds: 1...\(seeds)")
         let matrix = VisibilityMatrix.simulate(seeds: (1...UInt64(seeds)).map { $0 }) { history, count in
             print("  simulated \(history.label): \(count) seeds x \(ObserverKind.allCases.count) observers")
@@ -49,11 +52,10 @@ struct VisibilityReportCommand: ParsableCommand {
         let markdownPath = (out as NSString).appendingPathComponent("visibility.md")
         let jsonPath = (out as NSString).appendingPathComponent("visibility.json")
         do {
-            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-            try Data(VisibilityReport.markdown(matrix).utf8).write(to: URL(fileURLWithPath: markdownPath), options: .atomic)
-            try VisibilityReport.json(matrix).write(to: URL(fileURLWithPath: jsonPath), options: .atomic)
+            try FileOutput.writeWhole(VisibilityReport.markdown(matrix), to: markdownPath)
+            try FileOutput.writeWhole([UInt8](VisibilityReport.json(matrix)), to: jsonPath)
         } catch {
-            throw ValidationError("cannot write the report to \(out): \(error.localizedDescription)")
+            throw ValidationError("the report: \(error)")
         }
         print("wrote \(markdownPath) and \(jsonPath)")
     }

@@ -8,16 +8,20 @@ struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run scenario files (a file, or every .yaml under a directory) and check their expectations.",
-        discussion: "Exit status: 0 when every expectation and invariant holds, 1 when one fails, 2 for a bad scenario file."
+        discussion: """
+            A directory run reports every bad file and unreadable directory and runs the rest.
+            Exit status: 0 when every expectation and invariant holds, 1 when one fails, 2 when a scenario file is bad \
+            or a directory cannot be read (even if others ran), 64 for a usage error.
+            """
     )
 
     @Argument(help: "A scenario file or a directory of them.")
     var path: String
 
-    @Option(help: "Seed for every scenario (default: each scenario's own `seed`, else 1).")
+    @Option(parsing: .unconditional, help: "Seed for every scenario (\(OptionRanges.seed); default: each scenario's own `seed`, else 1).", transform: OptionRanges.seed.parse)
     var seed: UInt64?
 
-    @Option(help: "Write the trace as JSON lines: a file for one scenario, a directory for several.")
+    @Option(help: "Write the trace as JSON lines: a file for one scenario (an existing file is replaced), a directory for several.")
     var trace: String?
 
     @Flag(inversion: .prefixedNo, help: "Print each scenario's timeline (default: for a single file, and for failing scenarios).")
@@ -32,45 +36,89 @@ struct RunCommand: ParsableCommand {
     var swarm = false
 
     func run() throws {
+        let listing = try scenarioListing()
+        let isDirectory = listing.isDirectory
+        try MutantOption.activate(mutant)
+        try checkTraceTarget(directoryMode: isDirectory)
+        print(seed.map { "seed: \($0)" } ?? "seed: each scenario's own (listed per scenario)")
+        flushOutput()
+        var problems = listing.unreadable.map { "\($0.path): cannot be read: \($0.reason)" }
+        problems.forEach(reportError)
+        let printer = RunPrinter(verbose: verbose)
+        var runs: [ScenarioRun] = []
+        for file in listing.files {
+            guard let scenario = load(file, problems: &problems) else { continue }
+            runs.append(try run(scenario, printer: printer, directoryMode: isDirectory))
+        }
+        if isDirectory { printer.printSummary(runs, problems: problems) }
+        if !problems.isEmpty { throw ExitCode(2) }
+        if !runs.allSatisfy(\.passed) { throw ExitCode(1) }
+    }
+
+    /// Runs one scenario under its progress line, prints it, writes its trace and pushes the
+    /// output out (so a pipe sees each scenario as it ends).
+    private func run(_ scenario: Scenario, printer: RunPrinter, directoryMode: Bool) throws -> ScenarioRun {
+        var progress = RunProgressLine()
+        let run = ScenarioRunner.run(scenario, seed: seed, swarm: swarm) { progress.update(virtualTime: $0, events: $1) }
+        progress.finish()
+        printer.printRun(run, timeline: timeline ?? (!directoryMode || !run.passed))
+        try writeTrace(run, directoryMode: directoryMode)
+        flushOutput()
+        return run
+    }
+
+    /// The scenario files to run, the directories and links that could not be read, and
+    /// whether `path` is a directory.
+    private func scenarioListing() throws -> (files: [String], unreadable: [ScenarioListing.Unreadable], isDirectory: Bool) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ValidationError("no such file or directory: \(path)")
         }
-        let files = isDirectory.boolValue ? ScenarioLoader.scenarioFiles(under: path) : [path]
-        guard !files.isEmpty else { throw ValidationError("no .yaml scenario files under \(path)") }
-        try MutantOption.activate(mutant)
-        print(seed.map { "seed: \($0)" } ?? "seed: each scenario's own (listed per scenario)")
-        let scenarios: [Scenario]
+        guard isDirectory.boolValue else { return ([path], [], false) }
+        let listing = ScenarioListing(under: path)
+        guard !listing.files.isEmpty || !listing.unreadable.isEmpty else { throw ValidationError("no .yaml scenario files under \(path)") }
+        return (listing.files, listing.unreadable, true)
+    }
+
+    /// The scenario in `file`, or nil after reporting why it cannot be run.
+    private func load(_ file: String, problems: inout [String]) -> Scenario? {
         do {
-            scenarios = try files.map { try ScenarioLoader.load(path: $0) }
-        } catch let error as ScenarioError {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-            throw ExitCode(2)
+            return try ScenarioLoader.load(path: file)
+        } catch {
+            problems.append("\(error)")
+            reportError("\(error)")
+            return nil
         }
-        let printer = RunPrinter(verbose: verbose)
-        var runs: [ScenarioRun] = []
-        for scenario in scenarios {
-            let run = ScenarioRunner.run(scenario, seed: seed, swarm: swarm)
-            printer.printRun(run, timeline: timeline ?? (!isDirectory.boolValue || !run.passed))
-            try writeTrace(run, directoryMode: isDirectory.boolValue)
-            runs.append(run)
+    }
+
+    private func reportError(_ message: String) {
+        flushOutput()
+        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+    }
+
+    /// Refuses a `--trace` that cannot be written before any scenario runs: for one scenario a
+    /// writable file, for a directory of them a writable directory.
+    private func checkTraceTarget(directoryMode: Bool) throws {
+        guard let trace else { return }
+        do {
+            if directoryMode {
+                try FileOutput.prepareDirectory(trace)
+            } else {
+                try FileOutput.checkFile(trace)
+            }
+        } catch {
+            throw ValidationError("--trace: \(error)")
         }
-        if isDirectory.boolValue { printer.printSummary(runs) }
-        if !runs.allSatisfy(\.passed) { throw ExitCode(1) }
     }
 
     private func writeTrace(_ run: ScenarioRun, directoryMode: Bool) throws {
         guard let trace else { return }
-        var target = trace
-        if directoryMode {
-            try FileManager.default.createDirectory(atPath: trace, withIntermediateDirectories: true)
-            let base = ((run.scenario.path as NSString).lastPathComponent as NSString).deletingPathExtension
-            target = (trace as NSString).appendingPathComponent(base + ".jsonl")
-        }
+        let base = ((run.scenario.path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let target = directoryMode ? (trace as NSString).appendingPathComponent(base + ".jsonl") : trace
         do {
-            try Data(run.trace.jsonLines.utf8).write(to: URL(fileURLWithPath: target))
+            try FileOutput.writeWhole(run.trace.jsonLines, to: target)
         } catch {
-            throw ValidationError("cannot write trace to \(target): \(error.localizedDescription)")
+            throw ValidationError("--trace: \(error)")
         }
     }
 }

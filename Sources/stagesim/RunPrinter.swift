@@ -41,7 +41,9 @@ struct RunPrinter {
         }
     }
 
-    func printSummary(_ runs: [ScenarioRun]) {
+    /// The summary table of a directory run, then the files and directories that could not be
+    /// run (`problems`, already reported on stderr as they were met).
+    func printSummary(_ runs: [ScenarioRun], problems: [String]) {
         let nameWidth = min(64, runs.map { $0.scenario.path.count }.max() ?? 8)
         print("\n" + "scenario".padded(to: nameWidth) + "  seed        expect  invariants  trace hash        result")
         for run in runs {
@@ -52,6 +54,10 @@ struct RunPrinter {
                   + invariants.padded(to: 10) + "  " + XXH3.hex(run.traceHash) + "  " + (run.passed ? "pass" : "FAIL"))
         }
         let failed = runs.filter { !$0.passed }.count
-        print("\n\(runs.count - failed) passed, \(failed) failed")
+        if !problems.isEmpty {
+            print("\nnot run:")
+            problems.forEach { print("  \($0)") }
+        }
+        print("\n\(runs.count - failed) passed, \(failed) failed" + (problems.isEmpty ? "" : ", \(problems.count) not run"))
     }
 }

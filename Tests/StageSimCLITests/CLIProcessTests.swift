@@ -114,6 +114,21 @@ struct CLIProcessTests {
         #expect(result.output.contains("replay: stagesim run \(path) --seed 9"))
     }
 
+    @Test("a directory run reports every bad file and unreadable link, runs the rest and exits 2")
+    func directoryWithBadEntries() throws {
+        let bad = try temporaryFile("a-bad.yaml", contents: "name: x\nparticipants:\n  - name: a\n    sdk: phone 1\n")
+        let directory = (bad as NSString).deletingLastPathComponent
+        try FileManager.default.copyItem(atPath: packageRoot + "/Scenarios/str-2-subscribe-waits-for-publish.yaml", toPath: directory + "/b-good.yaml")
+        try FileManager.default.createSymbolicLink(atPath: directory + "/loop", withDestinationPath: "loop")
+        try FileManager.default.createSymbolicLink(atPath: directory + "/up", withDestinationPath: ".")
+        let result = try stagesim(["run", directory])
+        #expect(result.status == 2)
+        #expect(result.errorOutput.contains("\(bad):4:10: sdk 'phone 1' is not one of"), "\(result.errorOutput)")
+        #expect(result.errorOutput.contains("\(directory)/loop: cannot be read: Too many levels of symbolic links"))
+        #expect(result.output.contains("b-good.yaml"))
+        #expect(result.output.contains("1 passed, 0 failed, 2 not run"), "\(result.output)")
+    }
+
     @Test("a missing path is a usage error, not a crash")
     func missingPath() throws {
         let result = try stagesim(["run", "no/such/dir"])

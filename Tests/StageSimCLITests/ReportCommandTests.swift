@@ -30,7 +30,7 @@ struct ReportCommandTests {
     func badSeeds() throws {
         let run = try stagesim(["report", "visibility", "--seeds", "0"])
         #expect(run.status == 64)
-        #expect(run.errorOutput.contains("--seeds must be between 1 and 100000"))
+        #expect(run.errorOutput.contains("--seeds <seeds>': expected a whole number from 1 to 100000"))
     }
 
     @Test("the checked-in report is what the command generates today")
