@@ -46,10 +46,12 @@ public struct InputCampaign: Sendable {
         return target.input(&random)
     }
 
-    /// Runs inputs `first..<first + count`; `progress` is called every `progressEvery` inputs.
+    /// Runs `count` inputs from number `first` on (`first + count - 1` must not pass
+    /// `UInt64.max`); `progress` is called every `progressEvery` inputs.
     public func run(first: UInt64 = 0, count: UInt64, progressEvery: UInt64 = 10_000, progress: (InputTally) -> Void = { _ in }) -> InputTally {
         var tally = InputTally(kind: target.kind)
-        for number in first..<(first + count) {
+        for offset in 0..<count {
+            let number = first + offset
             let text = input(number: number)
             switch target.verdict(on: text) {
             case .accepted: tally.accepted += 1

@@ -16,16 +16,20 @@ struct SelftestCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Inputs per parser (1...1000000000).") var inputs: UInt64 = 100_000
-    @Option(help: "The campaign's seed.") var seed: UInt64 = 2026
-    @Option(help: "The first input number.") var from: UInt64 = 0
+    static let inputCount = NumericRange<UInt64>(1...1_000_000_000)
+
+    @Option(parsing: .unconditional, help: "Inputs per parser (\(SelftestCommand.inputCount)).", transform: SelftestCommand.inputCount.parse)
+    var inputs: UInt64 = 100_000
+    @Option(parsing: .unconditional, help: "The campaign's seed (\(OptionRanges.seed)).", transform: OptionRanges.seed.parse)
+    var seed: UInt64 = 2026
+    @Option(parsing: .unconditional, help: "The first input number (\(OptionRanges.seed)).", transform: OptionRanges.seed.parse)
+    var from: UInt64 = 0
     @Option(help: "Only this parser (scenario, frame or token); repeat for several. Default: all.") var kind: [HostileInputKind] = []
-    @Option(help: "Worker threads (1...64).") var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(parsing: .unconditional, help: "Worker threads (\(OptionRanges.jobs); default: every core).", transform: OptionRanges.jobs.parse)
+    var jobs: Int = min(ProcessInfo.processInfo.activeProcessorCount, 256)
 
     func validate() throws {
-        guard (1...1_000_000_000).contains(inputs) else { throw ValidationError("--inputs must be in 1...1000000000, got \(inputs)") }
-        guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be in 1...64, got \(jobs)") }
-        guard from <= UInt64.max - inputs else { throw ValidationError("--from \(from) plus --inputs \(inputs) passes the largest input number") }
+        guard from <= UInt64.max - (inputs - 1) else { throw ValidationError("--from \(from) plus --inputs \(inputs) passes the largest input number") }
     }
 
     func run() throws {
@@ -63,8 +67,8 @@ private struct SelftestRun {
         let chunks = Int((count + chunkSize - 1) / chunkSize)
         let results = ChunkResults(count: chunks)
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-            let start = first + UInt64(chunk) * chunkSize
-            let tally = campaign.run(first: start, count: min(chunkSize, first + count - start), progressEvery: .max)
+            let offset = UInt64(chunk) * chunkSize
+            let tally = campaign.run(first: first + offset, count: min(chunkSize, count - offset), progressEvery: .max)
             results.store(tally, at: chunk, total: count, kind: kind)
         }
         return results.merged(kind: kind)

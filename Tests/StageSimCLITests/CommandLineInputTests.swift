@@ -46,6 +46,10 @@ struct CommandLineInputTests {
               (["check", "x.yaml", "--jobs", "-2"], "from 1 to 256"),
               (["report", "visibility", "--seeds", "0"], "from 1 to 100000"),
               (["replay", "--id", "-1"], "'--id <id>': expected a whole number from 1"),
+              (["selftest", "--inputs", "0"], "'--inputs <inputs>': expected a whole number from 1 to 1000000000"),
+              (["selftest", "--inputs", "-3"], "from 1 to 1000000000"),
+              (["selftest", "--jobs", "0"], "from 1 to 256"),
+              (["selftest", "--kind", "yaml"], "'--kind <kind>'"),
           ])
     func outOfRange(arguments: [String], message: String) {
         let error = usageError(arguments)
@@ -57,6 +61,14 @@ struct CommandLineInputTests {
         #expect(usageError(["fuzz", "--from", "18446744073709551615", "--seeds", "2"])?.contains("runs past the last seed") == true)
         #expect(usageError(["fuzz", "--from", "18446744073709551615", "--seeds", "1"]) == nil)
         #expect(usageError(["fuzz", "--from", "18446744073709551606", "--seeds", "10"]) == nil)
+        #expect(usageError(["selftest", "--from", "18446744073709551615", "--inputs", "2"])?.contains("passes the largest input number") == true)
+        #expect(usageError(["selftest", "--from", "18446744073709551615", "--inputs", "1"]) == nil)
+    }
+
+    @Test("selftest runs the last input number without overflow, and counts what each parser did")
+    func selftestLastInput() throws {
+        let command = try #require(try StageSimCommand.parseAsRoot(["selftest", "--kind", "token", "--from", "18446744073709551615", "--inputs", "1", "--jobs", "1"]) as? SelftestCommand)
+        try command.run()
     }
 
     @Test("report --out, run --trace and check --out that cannot be written fail before any work, with the system's reason")
