@@ -12,10 +12,7 @@ public enum ScenarioLoader {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ScenarioError(file: path, line: 1, column: 1, message: "cannot read the file")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ScenarioError(file: path, line: 1, column: 1, message: "the file is not UTF-8 text")
-        }
-        return try parse(text, path: path)
+        return try parse(try text(of: data, path: path), path: path)
     }
 
     /// Every `.yaml`/`.yml` file under a directory, recursively, sorted by path.
@@ -77,18 +74,6 @@ public enum ScenarioLoader {
                 throw item.error("a scheduled action is 'fire <sequence>' or 'drop <sequence>', not '\(text)'")
             }
             return ScheduledAction(action: action, line: item.line)
-        }
-    }
-
-    private static func syntaxError(_ error: YamlError, path: String) -> ScenarioError {
-        switch error {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            return ScenarioError(file: path, line: mark.line, column: mark.column, message: "YAML syntax: \(problem)")
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            return ScenarioError(file: path, line: context.mark.line, column: context.mark.column,
-                                 message: "duplicate keys \(duplicates.joined(separator: ", "))")
-        default:
-            return ScenarioError(file: path, line: 1, column: 1, message: "YAML: \(error)")
         }
     }
 
