@@ -22,10 +22,7 @@ extension ScenarioLoader {
         let mediaMode = try map.optional("mediaMode")?.oneOf("mediaMode", OpenTokMediaMode.self) ?? .routed
         let audioFallback = try map.optional("audioFallback")?.bool("audioFallback") ?? true
         let videoType = try map.optional("videoType")?.oneOf("videoType", OpenTokStream.VideoType.self) ?? .camera
-        let connect = ConnectMetadata(
-            metadata: try map.optional("signalingMetadata")?.jsonValue("signalingMetadata"),
-            notifyMetadata: try map.optional("notifyMetadata")?.jsonValue("notifyMetadata")
-        )
+        let connect = try connectMetadata(&map, participant: name, stageId: stageId)
         try map.finish("a participant")
         return ParticipantSpec(
             name: name, sdk: sdk, token: token, link: link, strategy: strategy, video: video,
