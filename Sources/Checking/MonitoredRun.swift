@@ -9,17 +9,20 @@ public struct MonitoredRun: Sendable {
     public var finalWorld: World
     /// For a scheduled replay: the position of the first action that was not enabled.
     public var unplayable: Int?
+    /// Set when the run took its whole event budget and was stopped (no end-of-run checks then).
+    public var runaway: RunawayRun?
 
     /// `settle`: how long the network must be quiet before views must have converged.
-    public init(world: World, seed: UInt64, until end: VirtualTime, settle: VirtualDuration = .seconds(5)) {
-        var simulator = Simulator(world: world, seed: seed)
+    public init(world: World, seed: UInt64, until end: VirtualTime, settle: VirtualDuration = .seconds(5), eventBudget: EventBudget = .unlimited) {
+        var simulator = Simulator(world: world, seed: seed, eventBudget: eventBudget)
         var trace = Trace()
         var monitors = MonitorSet(InvariantCatalog.all(settle: settle))
         simulator.run(until: end) { _, events, world in
             trace.append(contentsOf: events)
             monitors.observe(events, world: world)
         }
-        monitors.finish(world: simulator.world)
+        if simulator.runaway == nil { monitors.finish(world: simulator.world) }
+        self.runaway = simulator.runaway
         self.trace = trace
         self.violations = monitors.violations
         self.finalWorld = simulator.world

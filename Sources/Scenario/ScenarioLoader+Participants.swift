@@ -46,10 +46,11 @@ extension ScenarioLoader {
     private static func joinRetryPolicy(_ node: YAMLNode) throws -> JoinRetryPolicy {
         var map = try node.mapping("joinRetry")
         var policy = JoinRetryPolicy()
-        if let value = map.optional("attemptTimeout") { policy.attemptTimeout = try duration(value, "attemptTimeout") }
+        if let value = map.optional("attemptTimeout") {
+            policy.attemptTimeout = try repeatingDuration(value, "joinRetry attemptTimeout", atLeast: RepeatingWorkMinimums.joinAttemptTimeout)
+        }
         if let value = map.optional("window") { policy.window = try duration(value, "window") }
         try map.finish("joinRetry")
-        guard policy.attemptTimeout > .zero else { throw node.error("joinRetry attemptTimeout must be longer than 0s") }
         return policy
     }
 

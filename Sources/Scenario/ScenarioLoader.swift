@@ -60,11 +60,12 @@ public enum ScenarioLoader {
             try $0.sequence("expect").map { try expectation($0, names: names, subjects: names.union(participants.compactMap { claims(of: $0.token)?.participantId })) }
         } ?? []
         let schedule = try map.optional("schedule").map(scheduledActions)
+        let eventBudget = try map.optional("eventBudget").map { EventBudget(maximumActions: try $0.int("eventBudget", range: 1...1_000_000_000)) }
         try map.finish("a scenario")
         return Scenario(
             path: path, name: name, covers: covers, seed: seed, duration: runLength, stageId: stageId,
             network: network, faults: faults, keepalive: keepalive, settle: settle, injections: injections, participants: participants, steps: steps,
-            expectations: expectations, schedule: schedule
+            expectations: expectations, schedule: schedule, eventBudget: eventBudget
         )
     }
 
@@ -97,7 +98,9 @@ public enum ScenarioLoader {
         if let value = map.optional("duplicate") { conditions.duplicationProbability = try value.probability("duplicate") }
         if let value = map.optional("reorder") { conditions.reorderProbability = try value.probability("reorder") }
         if let value = map.optional("signalingKbps") { conditions.signalingBitsPerSecond = try value.int("signalingKbps", range: 1...10_000_000) * 1000 }
-        if let value = map.optional("retransmit") { conditions.retransmissionTimeout = try duration(value, "retransmit") }
+        if let value = map.optional("retransmit") {
+            conditions.retransmissionTimeout = try repeatingDuration(value, "network retransmit", atLeast: RepeatingWorkMinimums.retransmissionTimeout)
+        }
         if let value = map.optional("downlinkKbps") { conditions.downlinkBitsPerSecond = try value.int("downlinkKbps", range: 1...10_000_000) * 1000 }
         if conditions.lossProbability >= 1 { throw node.error("loss must be below 1: a link that loses every transmission never delivers") }
         try map.finish("network")

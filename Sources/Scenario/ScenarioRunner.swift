@@ -37,7 +37,7 @@ public enum ScenarioRunner {
         let results = scenario.expectations.map { evaluate($0, trace: run.trace) }
         return ScenarioRun(
             scenario: scenario, seed: seed, trace: run.trace, expectationResults: results,
-            violations: run.violations + unplayableViolation(run, scenario), finalWorld: run.finalWorld, swarm: faults
+            violations: run.violations + unplayableViolation(run, scenario) + runawayViolation(run), finalWorld: run.finalWorld, swarm: faults
         )
     }
 
@@ -45,7 +45,9 @@ public enum ScenarioRunner {
     private static func monitoredRun(_ scenario: Scenario, seed: UInt64) -> MonitoredRun {
         let world = scenario.makeWorld(seed: seed)
         guard let schedule = scenario.schedule else {
-            return MonitoredRun(world: world, seed: seed, until: .zero + scenario.duration, settle: scenario.settle)
+            return MonitoredRun(
+                world: world, seed: seed, until: .zero + scenario.duration, settle: scenario.settle, eventBudget: scenario.runEventBudget
+            )
         }
         return MonitoredRun(world: world, schedule: schedule.map(\.action), settle: scenario.settle)
     }
@@ -58,6 +60,20 @@ public enum ScenarioRunner {
             message: "line \(step.line): '\(step.action.scheduleText)' is not enabled after \(position) steps; the model has changed since the schedule was written"
         )]
     }
+
+    /// A run that took its whole event budget was stopped: a failure that names the runaway
+    /// source, so that the CLI prints it and the fuzzer records it like any broken invariant.
+    private static func runawayViolation(_ run: MonitoredRun) -> [Violation] {
+        guard let runaway = run.runaway else { return [] }
+        return [Violation(
+            invariant: Self.eventBudgetInvariant, rules: [], time: runaway.stoppedAt, observer: runaway.busiest.first?.clientName ?? "simulator",
+            eventIndex: nil,
+            message: runaway.description
+        )]
+    }
+
+    /// The name a runaway run's failure goes by.
+    public static let eventBudgetInvariant = "run-within-event-budget"
 
     static func evaluate(_ expectation: Expectation, trace: Trace) -> ExpectationResult {
         let start = VirtualTime.zero + (expectation.windowStart ?? .zero)
