@@ -37,8 +37,7 @@ public enum ScenarioLoader {
         } catch let error as YamlError {
             throw syntaxError(error, path: path)
         }
-        var aliases = YAMLAliasCheck(text: text, file: path)
-        try aliases.check(root)
+        try YAMLAliasCheck.check(root, text: text, file: path)
         var map = try YAMLNode(node: root, file: path).mapping("a scenario")
         let name = try map.required("name", in: "a scenario").string("name")
         let covers = try map.optional("covers").map { try $0.sequence("covers").map { try $0.string("a rule id") } } ?? []

@@ -54,14 +54,16 @@ struct YAMLAliasCheck {
         }
     }
 
-    init(text: String, file: String) {
+    private init(text: String, file: String) {
         self.text = text
         self.file = file
     }
 
-    /// Throws a `ScenarioError` at the first alias that takes the document over a limit.
-    mutating func check(_ root: Node) throws {
-        _ = try walk(root)
+    /// Throws a `ScenarioError` at the first alias that takes the document composed from
+    /// `text` over a limit.
+    static func check(_ root: Node, text: String, file: String) throws {
+        var check = YAMLAliasCheck(text: text, file: file)
+        _ = try check.walk(root)
     }
 
     private mutating func walk(_ node: Node) throws -> Expansion {

@@ -15,14 +15,15 @@ public struct EventBudget: Hashable, Sendable {
     public static let baseActions = 50_000
     /// And this many more per participant and second of virtual time. The bundled scenarios and
     /// 300 generated ones take at most 9; a participant under the shortest keepalive the loader
-    /// allows (100 ms pings) on a lossy link, about 100.
+    /// allows (100 ms pings), about 50.
     public static let actionsPerParticipantSecond = 1_000
     /// No default budget is larger, however long the run: about a minute of a debug build.
     public static let largestStandardActions = 5_000_000
 
     /// The default for a run of `participants` over `duration`.
     public static func standard(participants: Int, duration: VirtualDuration) -> EventBudget {
-        let seconds = Int(min(duration.nanoseconds / 1_000_000_000 + 1, UInt64(largestStandardActions)))
+        let (whole, part) = duration.nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+        let seconds = Int(min(whole + (part > 0 ? 1 : 0), UInt64(largestStandardActions)))
         let scaled = baseActions + actionsPerParticipantSecond * max(participants, 1) * seconds
         return EventBudget(maximumActions: min(scaled, largestStandardActions))
     }
