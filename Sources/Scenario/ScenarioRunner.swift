@@ -65,10 +65,9 @@ public enum ScenarioRunner {
     /// source, so that the CLI prints it and the fuzzer records it like any broken invariant.
     private static func runawayViolation(_ run: MonitoredRun) -> [Violation] {
         guard let runaway = run.runaway else { return [] }
+        let observer = runaway.busiest.first?.clientName ?? "simulator"
         return [Violation(
-            invariant: Self.eventBudgetInvariant, rules: [], time: runaway.stoppedAt, observer: runaway.busiest.first?.clientName ?? "simulator",
-            eventIndex: nil,
-            message: runaway.description
+            invariant: eventBudgetInvariant, rules: [], time: runaway.stoppedAt, observer: observer, eventIndex: nil, message: runaway.description
         )]
     }
 

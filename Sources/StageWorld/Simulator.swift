@@ -38,7 +38,8 @@ public struct Simulator: Sendable {
     }
 
     /// Runs until nothing is pending at or before `end`, or the budget is spent; `observe` sees
-    /// each action's events with the world after it. `host` supplies Swift-API strategy objects (`World.apply`).
+    /// each action's events with the world after it. `host` supplies Swift-API strategy
+    /// objects (`World.apply`).
     public mutating func run(
         until end: VirtualTime, host: (any HostStrategies)? = nil, observe: (Action, [TraceEvent], World) -> Void
     ) {
@@ -49,8 +50,9 @@ public struct Simulator: Sendable {
     }
 
     /// One step of `run`: takes the next action by time, applies it and returns it with its
-    /// events; nil when nothing is pending at or before `end`, or the budget is spent. Lets a driver call back into
-    /// host code between steps (the Swift API's renderers may schedule host calls).
+    /// events; nil when nothing is pending at or before `end`, or the budget is spent. Lets a
+    /// driver call back into host code between steps (the Swift API's renderers may schedule
+    /// host calls).
     public mutating func step(until end: VirtualTime, host: (any HostStrategies)? = nil) -> (action: Action, events: [TraceEvent])? {
         guard let action = nextAction(until: end) else { return nil }
         return (action, world.apply(action, host: host))
