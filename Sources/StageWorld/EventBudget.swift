@@ -31,7 +31,8 @@ public struct EventBudget: Hashable, Sendable {
 
 /// What a run's actions come from, per client: its host calls, its three timers, the stage
 /// service's three timers for its connection, and its link's two directions (deliveries and
-/// retransmissions). The description names the setting that drives each.
+/// retransmissions). The description names the setting that drives each, so that a runaway
+/// run (the event budget, issue 13) says what to change.
 public enum EventSource: Int, CaseIterable, Sendable {
     case hostCalls, joinAttemptTimer, pingWatchdog, reconnectTimer, servicePings, pongDeadlines, reconnectGrace, uplink, downlink
 
@@ -64,7 +65,8 @@ public enum EventSource: Int, CaseIterable, Sendable {
     }
 }
 
-/// A run stopped because it took its whole event budget, and the sources whose actions dominated.
+/// A run stopped because it took its whole event budget, and the sources whose actions
+/// dominated (issue 13: no scenario may hang; a limit of the simulator, not a spec rule).
 public struct RunawayRun: Hashable, Sendable, CustomStringConvertible {
     /// One source's share of the budget.
     public struct Share: Hashable, Sendable {
