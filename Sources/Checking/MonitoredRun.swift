@@ -9,14 +9,16 @@ public struct MonitoredRun: Sendable {
     public var finalWorld: World
     /// For a scheduled replay: the position of the first action that was not enabled.
     public var unplayable: Int?
+    /// Set when the run took its whole event budget and was stopped (no end-of-run checks then).
+    public var runaway: RunawayRun?
 
     /// `settle`: how long the network must be quiet before views must have converged;
     /// `progress` hears the virtual time and the trace's event count after each step.
     public init(
         world: World, seed: UInt64, until end: VirtualTime, settle: VirtualDuration = .seconds(5),
-        progress: (VirtualTime, Int) -> Void = { _, _ in }
+        eventBudget: EventBudget = .unlimited, progress: (VirtualTime, Int) -> Void = { _, _ in }
     ) {
-        var simulator = Simulator(world: world, seed: seed)
+        var simulator = Simulator(world: world, seed: seed, eventBudget: eventBudget)
         var trace = Trace()
         var monitors = MonitorSet(InvariantCatalog.all(settle: settle))
         simulator.run(until: end) { _, events, world in
@@ -24,7 +26,8 @@ public struct MonitoredRun: Sendable {
             monitors.observe(events, world: world)
             progress(world.now, trace.events.count)
         }
-        monitors.finish(world: simulator.world)
+        if simulator.runaway == nil { monitors.finish(world: simulator.world) }
+        self.runaway = simulator.runaway
         self.trace = trace
         self.violations = monitors.violations
         self.finalWorld = simulator.world

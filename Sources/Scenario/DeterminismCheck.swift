@@ -18,7 +18,7 @@ public enum DeterminismCheck {
     }
 
     static func stepHashes(_ scenario: Scenario, seed: UInt64) -> [(hash: UInt64, line: String)] {
-        var simulator = Simulator(world: scenario.makeWorld(seed: seed), seed: seed)
+        var simulator = Simulator(world: scenario.makeWorld(seed: seed), seed: seed, eventBudget: scenario.runEventBudget)
         var hashes: [(UInt64, String)] = []
         while let step = simulator.step(until: .zero + scenario.duration) {
             let lines = step.events.map(\.jsonLine).joined()

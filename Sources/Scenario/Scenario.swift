@@ -194,6 +194,14 @@ public struct Scenario: Hashable, Sendable {
     /// A model checker's counterexample: the exact actions to take, in order, instead of the
     /// timed simulator's choices (`schedule:`); nil for an ordinary scenario.
     public var schedule: [ScheduledAction]? = nil
+    /// The most actions a run may take (`eventBudget:`); nil for the standard budget.
+    public var eventBudget: EventBudget? = nil
+
+    /// The budget a run of this scenario gets: the file's, or one scaled to its participants
+    /// and duration (`EventBudget.standard`).
+    public var runEventBudget: EventBudget {
+        eventBudget ?? .standard(participants: participants.count, duration: duration)
+    }
 
     /// The world this scenario starts from, with every host call scheduled.
     /// This scenario under a swarm fault plan drawn from `seed` (NET-2): every link gets the

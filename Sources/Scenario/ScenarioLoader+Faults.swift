@@ -49,11 +49,14 @@ extension ScenarioLoader {
         }
         var map = try node.mapping("keepalive")
         var policy = KeepalivePolicy()
-        if let value = map.optional("pingInterval") { policy.pingInterval = try duration(value, "pingInterval") }
-        if let value = map.optional("pongTimeout") { policy.pongTimeout = try duration(value, "pongTimeout") }
+        if let value = map.optional("pingInterval") {
+            policy.pingInterval = try repeatingDuration(value, "keepalive pingInterval", atLeast: RepeatingWorkMinimums.pingInterval)
+        }
+        if let value = map.optional("pongTimeout") {
+            policy.pongTimeout = try repeatingDuration(value, "keepalive pongTimeout", atLeast: RepeatingWorkMinimums.pongTimeout)
+        }
         if let value = map.optional("reconnectGrace") { policy.reconnectGrace = try duration(value, "reconnectGrace") }
         try map.finish("keepalive")
-        guard policy.pingInterval > .zero, policy.pongTimeout > .zero else { throw node.error("keepalive durations must be longer than 0s") }
         return policy
     }
 
@@ -61,9 +64,11 @@ extension ScenarioLoader {
     static func reconnectPolicy(_ node: YAMLNode) throws -> ReconnectPolicy {
         var map = try node.mapping("reconnect")
         var policy = ReconnectPolicy()
-        if let value = map.optional("backoff") { policy.backoffBase = try duration(value, "backoff") }
+        if let value = map.optional("backoff") {
+            policy.backoffBase = try repeatingDuration(value, "reconnect backoff", atLeast: RepeatingWorkMinimums.reconnectBackoff)
+        }
         if let value = map.optional("multiplier") { policy.backoffMultiplier = UInt64(try value.int("multiplier", range: 1...10)) }
-        if let value = map.optional("cap") { policy.backoffCap = try duration(value, "cap") }
+        if let value = map.optional("cap") { policy.backoffCap = try repeatingDuration(value, "reconnect cap", atLeast: RepeatingWorkMinimums.reconnectBackoff) }
         if let value = map.optional("attempts") { policy.maxAttempts = try value.int("attempts", range: 1...100) }
         try map.finish("reconnect")
         return policy

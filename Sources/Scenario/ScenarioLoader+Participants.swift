@@ -22,10 +22,7 @@ extension ScenarioLoader {
         let mediaMode = try map.optional("mediaMode")?.oneOf("mediaMode", OpenTokMediaMode.self) ?? .routed
         let audioFallback = try map.optional("audioFallback")?.bool("audioFallback") ?? true
         let videoType = try map.optional("videoType")?.oneOf("videoType", OpenTokStream.VideoType.self) ?? .camera
-        let connect = ConnectMetadata(
-            metadata: try map.optional("signalingMetadata")?.jsonValue("signalingMetadata"),
-            notifyMetadata: try map.optional("notifyMetadata")?.jsonValue("notifyMetadata")
-        )
+        let connect = try connectMetadata(&map, participant: name, stageId: stageId)
         try map.finish("a participant")
         return ParticipantSpec(
             name: name, sdk: sdk, token: token, link: link, strategy: strategy, video: video,
@@ -49,10 +46,11 @@ extension ScenarioLoader {
     private static func joinRetryPolicy(_ node: YAMLNode) throws -> JoinRetryPolicy {
         var map = try node.mapping("joinRetry")
         var policy = JoinRetryPolicy()
-        if let value = map.optional("attemptTimeout") { policy.attemptTimeout = try duration(value, "attemptTimeout") }
+        if let value = map.optional("attemptTimeout") {
+            policy.attemptTimeout = try repeatingDuration(value, "joinRetry attemptTimeout", atLeast: RepeatingWorkMinimums.joinAttemptTimeout)
+        }
         if let value = map.optional("window") { policy.window = try duration(value, "window") }
         try map.finish("joinRetry")
-        guard policy.attemptTimeout > .zero else { throw node.error("joinRetry attemptTimeout must be longer than 0s") }
         return policy
     }
 

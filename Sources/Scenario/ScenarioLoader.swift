@@ -12,10 +12,7 @@ public enum ScenarioLoader {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ScenarioError(file: path, line: 1, column: 1, message: "cannot read the file")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ScenarioError(file: path, line: 1, column: 1, message: "the file is not UTF-8 text")
-        }
-        return try parse(text, path: path)
+        return try parse(try text(of: data, path: path), path: path)
     }
 
     /// Every `.yaml`/`.yml` file under a directory, recursively, sorted by path
@@ -34,6 +31,7 @@ public enum ScenarioLoader {
         } catch let error as YamlError {
             throw syntaxError(error, path: path)
         }
+        try YAMLAliasCheck.check(root, text: text, file: path)
         var map = try YAMLNode(node: root, file: path).mapping("a scenario")
         let name = try map.required("name", in: "a scenario").string("name")
         let covers = try map.optional("covers").map { try $0.sequence("covers").map { try $0.string("a rule id") } } ?? []
@@ -55,11 +53,12 @@ public enum ScenarioLoader {
             try $0.sequence("expect").map { try expectation($0, names: names, subjects: names.union(participants.compactMap { claims(of: $0.token)?.participantId })) }
         } ?? []
         let schedule = try map.optional("schedule").map(scheduledActions)
+        let eventBudget = try map.optional("eventBudget").map { EventBudget(maximumActions: try $0.int("eventBudget", range: 1...1_000_000_000)) }
         try map.finish("a scenario")
         return Scenario(
             path: path, name: name, covers: covers, seed: seed, duration: runLength, stageId: stageId,
             network: network, faults: faults, keepalive: keepalive, settle: settle, injections: injections, participants: participants, steps: steps,
-            expectations: expectations, schedule: schedule
+            expectations: expectations, schedule: schedule, eventBudget: eventBudget
         )
     }
 
@@ -71,18 +70,6 @@ public enum ScenarioLoader {
                 throw item.error("a scheduled action is 'fire <sequence>' or 'drop <sequence>', not '\(text)'")
             }
             return ScheduledAction(action: action, line: item.line)
-        }
-    }
-
-    private static func syntaxError(_ error: YamlError, path: String) -> ScenarioError {
-        switch error {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            return ScenarioError(file: path, line: mark.line, column: mark.column, message: "YAML syntax: \(problem)")
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            return ScenarioError(file: path, line: context.mark.line, column: context.mark.column,
-                                 message: "duplicate keys \(duplicates.joined(separator: ", "))")
-        default:
-            return ScenarioError(file: path, line: 1, column: 1, message: "YAML: \(error)")
         }
     }
 
@@ -104,7 +91,9 @@ public enum ScenarioLoader {
         if let value = map.optional("duplicate") { conditions.duplicationProbability = try value.probability("duplicate") }
         if let value = map.optional("reorder") { conditions.reorderProbability = try value.probability("reorder") }
         if let value = map.optional("signalingKbps") { conditions.signalingBitsPerSecond = try value.int("signalingKbps", range: 1...10_000_000) * 1000 }
-        if let value = map.optional("retransmit") { conditions.retransmissionTimeout = try duration(value, "retransmit") }
+        if let value = map.optional("retransmit") {
+            conditions.retransmissionTimeout = try repeatingDuration(value, "network retransmit", atLeast: RepeatingWorkMinimums.retransmissionTimeout)
+        }
         if let value = map.optional("downlinkKbps") { conditions.downlinkBitsPerSecond = try value.int("downlinkKbps", range: 1...10_000_000) * 1000 }
         if conditions.lossProbability >= 1 { throw node.error("loss must be below 1: a link that loses every transmission never delivers") }
         try map.finish("network")

@@ -39,7 +39,7 @@ public enum ScenarioRunner {
         let results = scenario.expectations.map { evaluate($0, trace: run.trace) }
         return ScenarioRun(
             scenario: scenario, seed: seed, trace: run.trace, expectationResults: results,
-            violations: run.violations + unplayableViolation(run, scenario), finalWorld: run.finalWorld, swarm: faults
+            violations: run.violations + unplayableViolation(run, scenario) + runawayViolation(run), finalWorld: run.finalWorld, swarm: faults
         )
     }
 
@@ -47,7 +47,10 @@ public enum ScenarioRunner {
     private static func monitoredRun(_ scenario: Scenario, seed: UInt64, progress: (VirtualTime, Int) -> Void) -> MonitoredRun {
         let world = scenario.makeWorld(seed: seed)
         guard let schedule = scenario.schedule else {
-            return MonitoredRun(world: world, seed: seed, until: .zero + scenario.duration, settle: scenario.settle, progress: progress)
+            return MonitoredRun(
+                world: world, seed: seed, until: .zero + scenario.duration, settle: scenario.settle,
+                eventBudget: scenario.runEventBudget, progress: progress
+            )
         }
         return MonitoredRun(world: world, schedule: schedule.map(\.action), settle: scenario.settle)
     }
@@ -60,6 +63,19 @@ public enum ScenarioRunner {
             message: "line \(step.line): '\(step.action.scheduleText)' is not enabled after \(position) steps; the model has changed since the schedule was written"
         )]
     }
+
+    /// A run that took its whole event budget was stopped: a failure that names the runaway
+    /// source, so that the CLI prints it and the fuzzer records it like any broken invariant.
+    private static func runawayViolation(_ run: MonitoredRun) -> [Violation] {
+        guard let runaway = run.runaway else { return [] }
+        let observer = runaway.busiest.first?.clientName ?? "simulator"
+        return [Violation(
+            invariant: eventBudgetInvariant, rules: [], time: runaway.stoppedAt, observer: observer, eventIndex: nil, message: runaway.description
+        )]
+    }
+
+    /// The name a runaway run's failure goes by.
+    public static let eventBudgetInvariant = "run-within-event-budget"
 
     static func evaluate(_ expectation: Expectation, trace: Trace) -> ExpectationResult {
         let start = VirtualTime.zero + (expectation.windowStart ?? .zero)
