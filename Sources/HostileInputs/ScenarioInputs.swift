@@ -1,3 +1,4 @@
+import Foundation
 import Scenario
 import Simulation
 
@@ -42,9 +43,22 @@ struct ScenarioInputs: HostileInputTarget {
         "duration: -1s", "at: 1e400s", "count: 99999999999999999999", "sdk: mobile 99999999999999999999.0.0",
     ]
 
+    /// In an input, this character stands for a byte that is not UTF-8 (0xFF), so that the
+    /// input stays printable text while the loader reads raw bytes.
+    static let invalidByteStandIn: Character = "\u{E000}"
+
     func input(_ random: inout SplitMix64) -> String {
         let text = random.pick(corpus) ?? ""
-        return random.chance(0.4) ? Self.mutateLines(text, random: &random) : TextMutator.mutate(text, splices: Self.splices, random: &random)
+        return random.chance(0.4) ? Self.mutateLines(text, random: &random)
+            : TextMutator.mutate(text, splices: Self.splices + [String(Self.invalidByteStandIn)], random: &random)
+    }
+
+    private static func bytes(of input: String) -> Data {
+        var data = Data()
+        for character in input {
+            if character == invalidByteStandIn { data.append(0xFF) } else { data.append(contentsOf: Array(String(character).utf8)) }
+        }
+        return data
     }
 
     private static func mutateLines(_ text: String, random: inout SplitMix64) -> String {
@@ -61,14 +75,26 @@ struct ScenarioInputs: HostileInputTarget {
         return lines.joined(separator: "\n")
     }
 
+    /// One accepted file in this many is also run, for at most `runLimit` of virtual time: a
+    /// file the loader takes must not crash the simulator either.
+    private static let runOneIn: UInt64 = 64
+    private static let runLimit = VirtualDuration.seconds(30)
+
+    private func simulate(_ scenario: Scenario) {
+        var shortened = scenario
+        shortened.duration = min(scenario.duration, Self.runLimit)
+        _ = ScenarioRunner.run(shortened)
+    }
+
     func verdict(on input: String) -> InputVerdict {
         do {
-            _ = try ScenarioLoader.parse(input, path: "input.yaml")
+            let scenario = try ScenarioLoader.parse(data: Self.bytes(of: input), path: "input.yaml")
+            if SplitMix64.fnv1a64(input) % Self.runOneIn == 0 { simulate(scenario) }
             return .accepted
         } catch let error as ScenarioError {
-            let lineCount = input.split(separator: "\n", omittingEmptySubsequences: false).count
-            guard (1...max(lineCount, 1)).contains(error.line), error.column >= 1, !error.message.isEmpty else {
-                return .finding("an error outside the file (\(lineCount) lines): \(error)")
+            let end = TextPosition(of: input.endIndex, in: input)
+            guard error.line >= 1, error.column >= 1, (error.line, error.column) <= (end.line, end.column), !error.message.isEmpty else {
+                return .finding("an error outside the file (it ends at \(end.line):\(end.column)): \(error)")
             }
             return .rejected
         } catch {

@@ -4,9 +4,9 @@ import Yams
 /// A line and column in scenario text, counted as libyaml counts them so that the loader's
 /// positions and Yams' marks agree: columns in Unicode scalars from 1, lines broken by LF, CR,
 /// CR LF, NEL, LS and PS.
-struct TextPosition: Equatable {
-    private(set) var line = 1
-    private(set) var column = 1
+public struct TextPosition: Equatable, Sendable {
+    public private(set) var line = 1
+    public private(set) var column = 1
     private var afterCarriageReturn = false
 
     mutating func advance(over scalar: Unicode.Scalar) {
@@ -23,7 +23,7 @@ struct TextPosition: Equatable {
     }
 
     /// The position of `index` (a scalar boundary) in `text`.
-    init(of index: String.Index, in text: String) {
+    public init(of index: String.Index, in text: String) {
         for scalar in text.unicodeScalars[..<index] { advance(over: scalar) }
     }
 
@@ -52,9 +52,13 @@ extension ScenarioLoader {
     }
 
     /// A Yams error as a scenario error at its line and column.
-    static func syntaxError(_ error: YamlError, path: String) -> ScenarioError {
+    static func syntaxError(_ error: YamlError, text: String, path: String) -> ScenarioError {
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            let end = TextPosition(of: text.endIndex, in: text)
+            guard (mark.line, mark.column) < (end.line, end.column) else {
+                return ScenarioError(file: path, line: end.line, column: end.column, message: "YAML syntax at the end of the file: \(problem)")
+            }
             return ScenarioError(file: path, line: mark.line, column: mark.column, message: "YAML syntax: \(problem)")
         case .duplicatedKeysInMapping(let duplicates, let context):
             return ScenarioError(file: path, line: context.mark.line, column: context.mark.column,

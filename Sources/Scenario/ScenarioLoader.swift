@@ -12,7 +12,12 @@ public enum ScenarioLoader {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ScenarioError(file: path, line: 1, column: 1, message: "cannot read the file")
         }
-        return try parse(try text(of: data, path: path), path: path)
+        return try parse(data: data, path: path)
+    }
+
+    /// Reads a scenario file's bytes; bytes that are not UTF-8 are an error at their position.
+    public static func parse(data: Data, path: String) throws -> Scenario {
+        try parse(try text(of: data, path: path), path: path)
     }
 
     /// Every `.yaml`/`.yml` file under a directory, recursively, sorted by path
@@ -29,7 +34,7 @@ public enum ScenarioLoader {
             }
             root = composed
         } catch let error as YamlError {
-            throw syntaxError(error, path: path)
+            throw syntaxError(error, text: text, path: path)
         }
         try YAMLAliasCheck.check(root, text: text, file: path)
         var map = try YAMLNode(node: root, file: path).mapping("a scenario")
