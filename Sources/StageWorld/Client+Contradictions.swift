@@ -5,10 +5,12 @@ extension Client {
     /// The stage service tells an admitted client about every other participant, in order, on
     /// one connection: the offer lists them all and each later join, publish, update and leave
     /// follows. So while connected the client knows exactly the participants the service holds
-    /// besides itself, and no correct run sends it a message that names itself as another
-    /// participant, announces a participant it already knows, names one it does not know,
-    /// answers a join on a connection that is already connected, or answers a token exchange it
-    /// has not asked for; nor an offer that gives it another participant's connection id.
+    /// besides itself and what each publishes. So no correct run sends it a message that names
+    /// itself as another participant, announces a participant it already knows, names one it
+    /// does not know, unpublishes, interrupts or grants a subscription to one that is not
+    /// publishing (only publishers are kept through a drop, SUB-4), answers a join on a
+    /// connection that is already connected, or answers a token exchange it has not asked for;
+    /// nor an offer that gives it another participant's connection id.
     /// Messages the client ignores in its state are not checked, since they change nothing:
     /// late answers after a leave or a give-up, and events on a connection the client is
     /// already reconnecting from.
@@ -42,7 +44,9 @@ extension Client {
             return notAKnownRemote(snapshot.info.participantId)
         case .participantUpdated(let info), .participantReconnected(let info):
             return notAKnownRemote(info.participantId)
-        case .participantUnpublished(let id), .participantLeft(let id), .participantInterrupted(let id), .subscribeAccepted(let id):
+        case .participantUnpublished(let id), .participantInterrupted(let id), .subscribeAccepted(let id):
+            return notAKnownRemote(id) ?? (view[id]?.isPublishing == true ? nil : "names \(id), which is not publishing")
+        case .participantLeft(let id):
             return notAKnownRemote(id)
         default:
             return nil

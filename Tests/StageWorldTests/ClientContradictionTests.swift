@@ -27,6 +27,9 @@ struct ClientContradictionTests {
         (Fixture.push(#"{"event":"participantInterrupted","participant_id":"ghost"}"#), "does not know"),
         (Fixture.push(#"{"event":"participantReconnected","participant":\#(Fixture.info("ghost"))}"#), "does not know"),
         (#"{"type":"re-offer","sdp":"v=0\r\na=msid:ghost"}"#, "does not know"),
+        (Fixture.push(#"{"event":"participantUnpublished","participant_id":"carol"}"#), "not publishing"),
+        (Fixture.push(#"{"event":"participantInterrupted","participant_id":"carol"}"#), "not publishing"),
+        (#"{"type":"re-offer","sdp":"v=0\r\na=msid:carol"}"#, "not publishing"),
         (Fixture.offer(), "already connected"),
         (Fixture.push(#"{"event":"joinRejected","error":\#(Fixture.error())}"#), "already connected"),
         (Fixture.push(#"{"event":"exchangeAccepted","participant":\#(Fixture.info("alice"))}"#), "no token exchange"),
@@ -59,14 +62,18 @@ struct ClientContradictionTests {
     }
 
     /// Messages a correct run can send: a reconnect the client never saw interrupted (it
-    /// joined meanwhile, or the join was retried), a repeated interruption, a re-offer for a
-    /// participant that no longer publishes, an unpublish of a participant that is not publishing.
+    /// joined meanwhile, or the other's join was retried), a repeated interruption, a re-offer
+    /// for a publisher it is already subscribed to (a subscribe sent again after a reconnect),
+    /// an update of a participant that does not publish, and answers to a publish it no longer
+    /// attempts (an unpublish overtook it).
     static let legitimate: [String] = [
         Fixture.push(#"{"event":"participantReconnected","participant":\#(Fixture.info("bob"))}"#),
+        Fixture.push(#"{"event":"participantReconnected","participant":\#(Fixture.info("carol"))}"#),
         Fixture.push(#"{"event":"participantInterrupted","participant_id":"bob"}"#),
-        #"{"type":"re-offer","sdp":"v=0\r\na=msid:carol"}"#,
-        Fixture.push(#"{"event":"participantUnpublished","participant_id":"carol"}"#),
+        #"{"type":"re-offer","sdp":"v=0\r\na=msid:bob"}"#,
         Fixture.notify("connection.updated", connectionId: "carol"),
+        Fixture.push(#"{"event":"publishAccepted"}"#),
+        Fixture.push(#"{"event":"publishRejected","error":\#(Fixture.error(code: "6", category: "publish"))}"#),
     ]
 
     @Test("a message the model can legitimately send is delivered, not refused", arguments: legitimate)
