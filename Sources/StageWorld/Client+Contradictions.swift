@@ -4,8 +4,8 @@ extension Client {
     ///
     /// The stage service tells an admitted client about every other participant, in order, on
     /// one connection: the offer lists them all and each later join, publish, update and leave
-    /// follows. So while connected the client knows exactly the participants the service holds
-    /// besides itself and what each publishes. So no correct run sends it a message that names
+    /// follows. While connected, the client therefore knows exactly the participants the service
+    /// holds besides itself and what each publishes, and no correct run sends it a message that names
     /// itself as another participant, announces a participant it already knows, names one it
     /// does not know, unpublishes, interrupts or grants a subscription to one that is not
     /// publishing (only publishers are kept through a drop, SUB-4), answers a join on a
