@@ -72,7 +72,7 @@ public struct VisibilityMonitor: InvariantMonitor {
     private mutating func receive(_ message: WireMessage, observer: String, sdk: SDKKind, at event: TraceEvent) {
         var infos: [ParticipantInfo] = []
         switch message {
-        case .joinAccepted(let snapshots): infos = snapshots.map(\.info)
+        case .joinAccepted(let snapshots, _): infos = snapshots.map(\.info)
         case .participantJoined(let info, _), .participantUpdated(let info): infos = [info]
         case .participantPublished(let snapshot): infos = [snapshot.info]
         case .participantReconnected(let info) where sdk == .composition:

@@ -27,10 +27,20 @@ struct SignalingFieldReader {
         return flag
     }
 
-    func optionalInt(_ field: String) throws(SignalingProtocolError) -> Int? {
+    /// A count within `range`, e.g. a channel's connections; absent (or `null`) is nil. A
+    /// number with a fraction is the wrong kind; a whole number outside `range` is out of range.
+    func optionalCount(_ field: String, in range: ClosedRange<Int>) throws(SignalingProtocolError) -> Int? {
         guard let value = object[field], value != .null else { return nil }
-        guard case .number(let number) = value, let int = number.intValue else { throw wrong(field, "integer", value) }
-        return int
+        guard case .number(let number) = value, Self.isWhole(number) else { throw wrong(field, "integer", value) }
+        guard let count = number.intValue, range.contains(count) else {
+            throw .outOfRange(type: type, field: field, value: String(number.text.prefix(40)), range: range)
+        }
+        return count
+    }
+
+    /// Whether a number has no fractional part, however large (`1e400` is whole).
+    private static func isWhole(_ number: JSONNumber) -> Bool {
+        number.isIntegerText || number.doubleValue.map { $0 == $0.rounded(.towardZero) } ?? true
     }
 
     /// Any JSON value, `null` included; `nil` only when the member is absent.

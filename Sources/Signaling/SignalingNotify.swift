@@ -1,7 +1,7 @@
 /// `type: notify`, a server event about the channel (SIG-5): `event_type` plus the
 /// connection it is about. `metadata`, `authnMetadata` (`authn_metadata`) and
 /// `authzMetadata` (`authz_metadata`) carry arbitrary JSON and are receive-only (SIG-2).
-/// The channel connection counts are Sora's *(ext)*.
+/// The channel connection counts are Sora's *(ext)*, each within `connectionCountRange`.
 public struct SignalingNotify: Hashable, Sendable, SignalingPayload {
     static let messageType = SignalingMessageType.notify
 
@@ -25,6 +25,10 @@ public struct SignalingNotify: Hashable, Sendable, SignalingPayload {
     public var channelSendonlyConnections: Int?
     /// `channel_recvonly_connections` *(ext)*
     public var channelRecvonlyConnections: Int?
+
+    /// The range every channel connection count must lie in (SIG-8): a count is never
+    /// negative, and no channel holds a million connections.
+    public static let connectionCountRange: ClosedRange<Int> = 0...1_000_000
 
     public init(
         eventType: NotifyEventType, connectionId: String? = nil, clientId: String? = nil, role: SignalingRole? = nil,
@@ -53,10 +57,10 @@ public struct SignalingNotify: Hashable, Sendable, SignalingPayload {
         metadata = fields.optionalValue("metadata")
         authnMetadata = fields.optionalValue("authn_metadata")
         authzMetadata = fields.optionalValue("authz_metadata")
-        channelConnections = try fields.optionalInt("channel_connections")
-        channelSendrecvConnections = try fields.optionalInt("channel_sendrecv_connections")
-        channelSendonlyConnections = try fields.optionalInt("channel_sendonly_connections")
-        channelRecvonlyConnections = try fields.optionalInt("channel_recvonly_connections")
+        channelConnections = try fields.optionalCount("channel_connections", in: Self.connectionCountRange)
+        channelSendrecvConnections = try fields.optionalCount("channel_sendrecv_connections", in: Self.connectionCountRange)
+        channelSendonlyConnections = try fields.optionalCount("channel_sendonly_connections", in: Self.connectionCountRange)
+        channelRecvonlyConnections = try fields.optionalCount("channel_recvonly_connections", in: Self.connectionCountRange)
     }
 
     func write(into fields: inout SignalingFieldWriter) {

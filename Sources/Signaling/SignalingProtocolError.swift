@@ -15,6 +15,8 @@ public enum SignalingProtocolError: Error, Hashable, Sendable, CustomStringConve
     case missingField(type: String, field: String)
     /// A member has the wrong JSON kind.
     case wrongFieldType(type: String, field: String, expected: String, found: String)
+    /// A number member lies outside its range; carries the number's text.
+    case outOfRange(type: String, field: String, value: String, range: ClosedRange<Int>)
     /// A binary frame arrived; Sora signaling only uses text frames.
     case binaryFrame(byteCount: Int)
     /// A message that may not arrive at this side (e.g. a connect at a client).
@@ -30,6 +32,8 @@ public enum SignalingProtocolError: Error, Hashable, Sendable, CustomStringConve
         case .missingField(let type, let field): "signaling message \"\(type)\" is missing \"\(field)\""
         case .wrongFieldType(let type, let field, let expected, let found):
             "signaling message \"\(type)\" field \"\(field)\" is a \(found), expected \(expected)"
+        case .outOfRange(let type, let field, let value, let range):
+            "signaling message \"\(type)\" field \"\(field)\" is \(value), outside \(range)"
         case .binaryFrame(let count): "binary signaling frame (\(count) bytes) ignored: signaling uses text frames only"
         case .wrongDirection(let type, let side): "signaling message \"\(type)\" may not arrive at the \(side.rawValue)"
         }

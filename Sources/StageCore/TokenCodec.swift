@@ -85,7 +85,7 @@ public enum TokenCodec {
     }
 
     /// An untrusted string for a rejection reason: JSON-quoted and cut to 96 characters.
-    static func quoted(_ text: String) -> String {
+    public static func quoted(_ text: String) -> String {
         JSONValue.string(text.count > 96 ? String(text.prefix(96)) + "…" : text).jsonText
     }
 }

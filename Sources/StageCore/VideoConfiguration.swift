@@ -99,12 +99,13 @@ public struct VideoConfiguration: Hashable, Sendable {
     }
 
     /// The layers this configuration publishes: with simulcast, high at maxBitrate and full
-    /// size plus low at a quarter of it (never below minBitrate) and half height; without, one.
+    /// size plus low at a quarter of it (never below minBitrate) and half height (at least one
+    /// pixel); without, one.
     public var layers: [SimulcastLayer] {
         let height = max(widthPixels, heightPixels) == heightPixels ? heightPixels : widthPixels
         let high = SimulcastLayer(name: "high", bitrateBitsPerSecond: maxBitrateBitsPerSecond, heightPixels: height)
         guard simulcastEnabled else { return [high] }
-        let low = SimulcastLayer(name: "low", bitrateBitsPerSecond: max(minBitrateBitsPerSecond, maxBitrateBitsPerSecond / 4), heightPixels: height / 2)
+        let low = SimulcastLayer(name: "low", bitrateBitsPerSecond: max(minBitrateBitsPerSecond, maxBitrateBitsPerSecond / 4), heightPixels: max(height / 2, 1))
         return [low, high]
     }
 

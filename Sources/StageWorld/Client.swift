@@ -91,6 +91,9 @@ public struct Client: Hashable, Sendable {
         public var timers: [(after: VirtualDuration, timer: ClientTimer)] = []
         /// Other participants' connections interrupted or back (SUB-4).
         public var remoteConnections: [RemoteConnectionChange] = []
+        /// Why the message was refused as contradicting what the client knows (SIG-8); a
+        /// refused message produces nothing else.
+        public var refusal: String?
 
         mutating func apply(_ plan: ReconcilePlan, from client: Client) {
             events += plan.events
@@ -219,12 +222,15 @@ public struct Client: Hashable, Sendable {
 
     // MARK: Messages from the stage service
 
+    /// Handles a message from the stage service; one that contradicts what the client knows
+    /// is refused and changes nothing (`Output.refusal`, SIG-8).
     public mutating func handle(_ message: WireMessage, strategy: some StrategyAnswers) -> Output {
+        if let reason = contradiction(in: message) { return Output(refusal: reason) }
         let state = view.local.connectionState
         switch message {
-        case .joinAccepted(let snapshots) where state == .connecting && reconnectAttempt != nil:
+        case .joinAccepted(let snapshots, _) where state == .connecting && reconnectAttempt != nil:
             return reconnected(snapshots, strategy: strategy).answering(with: .answer)
-        case .joinAccepted(let snapshots) where state == .connecting: return joinAccepted(snapshots, strategy: strategy).answering(with: .answer)
+        case .joinAccepted(let snapshots, _) where state == .connecting: return joinAccepted(snapshots, strategy: strategy).answering(with: .answer)
         case .joinRejected(let error, _) where state == .connecting: return joinRejected(error)
         default: break
         }

@@ -7,7 +7,6 @@ enum FrameCaches {
     struct Encoding: Hashable, Sendable {
         var message: WireMessage
         var channelId: String
-        var connectionId: String
     }
 
     struct Decoding: Hashable, Sendable {

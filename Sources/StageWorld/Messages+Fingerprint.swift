@@ -78,8 +78,9 @@ extension WireMessage {
         case .unsubscribe(let id), .participantUnpublished(let id), .participantLeft(let id), .subscribeAccepted(let id),
              .participantInterrupted(let id):
             writer.writeName(id)
-        case .joinAccepted(let snapshots):
+        case .joinAccepted(let snapshots, let connectionId):
             writer.writeUnordered(snapshots)
+            writer.writeName(connectionId)
         case .joinRejected(let error, let reason), .exchangeRejected(let error, let reason):
             error.encode(to: &writer)
             writer.write(reason)

@@ -35,11 +35,24 @@ public struct PublisherProperties: Hashable, Sendable {
     }
 
     /// The layers as an OpenTok subscriber sees them: the layer's height at the publisher's
-    /// aspect ratio and frame rate.
+    /// aspect ratio and frame rate. Decoding keeps wire values within `WireLimits`, where
+    /// nothing here can overflow; for any other values (the Swift API's own configuration) a
+    /// width that does not fit an `Int` saturates, and a non-positive size keeps the layer's
+    /// height as its width.
     var openTokLayers: [OpenTokStream.Layer] {
         layers.map { layer in
-            let width = heightPixels == 0 ? layer.heightPixels : layer.heightPixels * widthPixels / heightPixels
-            return OpenTokStream.Layer(width: width, height: layer.heightPixels, framesPerSecond: Double(framesPerSecond), bitsPerSecond: UInt64(max(layer.bitrateBitsPerSecond, 0)))
+            OpenTokStream.Layer(
+                width: width(ofLayerHeight: layer.heightPixels), height: layer.heightPixels,
+                framesPerSecond: Double(framesPerSecond), bitsPerSecond: UInt64(max(layer.bitrateBitsPerSecond, 0))
+            )
         }
+    }
+
+    /// `layerHeight * widthPixels / heightPixels`, without trapping.
+    private func width(ofLayerHeight layerHeight: Int) -> Int {
+        guard layerHeight > 0, widthPixels > 0, heightPixels > 0 else { return layerHeight }
+        let (product, overflow) = layerHeight.multipliedReportingOverflow(by: widthPixels)
+        if !overflow { return product / heightPixels }
+        return Int(exactly: (Double(layerHeight) * Double(widthPixels) / Double(heightPixels)).rounded(.towardZero)) ?? .max
     }
 }

@@ -103,7 +103,8 @@ extension StageServer {
         participants[index].pingsSent = 0
         participants[index].pongsHeard = 0
         participants[index].isInterrupted = false
-        let accepted = Outgoing(clientIndex: clientIndex, message: .joinAccepted(snapshots(except: clientIndex)), epoch: epoch)
+        let offer = WireMessage.joinAccepted(snapshots(except: clientIndex), connectionId: participants[index].info.participantId)
+        let accepted = Outgoing(clientIndex: clientIndex, message: offer, epoch: epoch)
         return Reply(
             outgoing: [accepted] + broadcast(.participantReconnected(participants[index].info), except: clientIndex),
             timers: keepalive.isEnabled ? [.ping(clientIndex: clientIndex, epoch: epoch)] : []

@@ -136,7 +136,7 @@ public struct StageServer: Hashable, Sendable {
         }
         var reply = ejectEarlierConnection(of: verified.claims.participantId)
         let info = verified.claims.participantInfo(isLocal: false)
-        reply.outgoing.append(Outgoing(clientIndex: clientIndex, message: .joinAccepted(snapshots(except: clientIndex)), epoch: epoch))
+        reply.outgoing.append(Outgoing(clientIndex: clientIndex, message: .joinAccepted(snapshots(except: clientIndex), connectionId: info.participantId), epoch: epoch))
         let notifyMetadata = Mutants.isOn(.leakConnectMetadata) ? metadata.metadata : metadata.notifyMetadata
         reply.outgoing += broadcast(.participantJoined(info, notifyMetadata: notifyMetadata), except: clientIndex)
         reply.events.append(.admitted(info))

@@ -24,24 +24,29 @@ enum SessionLine {
         guard let line = sdp.split(separator: "\r\n").first(where: { $0.hasPrefix("a=x-stagesim-") }),
               let colon = line.firstIndex(of: ":") else { throw FrameError("x-stagesim-request sdp has no a=x-stagesim- line") }
         let operation = line[line.index(line.startIndex, offsetBy: 13)..<colon]
-        let value = String(line[line.index(after: colon)...])
+        let value = line[line.index(after: colon)...]
         switch operation {
         case "publish": return .publish(try streams(value), try PublisherLines.properties(fromSDP: sdp))
         case "unpublish": return .unpublish
         case "mute":
-            let parts = value.split(separator: "=")
-            guard parts.count == 2, let kind = MediaKind(rawValue: String(parts[0])), let muted = Bool(String(parts[1])) else {
-                throw FrameError("mute line \(value) is not kind=true|false")
-            }
+            let (kind, muted) = try pair(value, "mute")
+            guard let kind = MediaKind(rawValue: String(kind)), let muted = Bool(String(muted)) else { throw FrameError("mute line \(TokenCodec.quoted(String(value))) is not kind=true|false") }
             return .mute(kind, muted)
         case "subscribe":
-            let parts = value.split(separator: "=")
-            guard parts.count == 2, let type = SubscribeType(rawValue: String(parts[1])) else { throw FrameError("subscribe line \(value) is not id=type") }
-            return .subscribe(publisherId: String(parts[0]), type)
-        case "unsubscribe": return .unsubscribe(publisherId: value)
-        case "token": return .exchangeToken(value)
-        default: throw FrameError("unknown session operation \(operation)")
+            let (id, type) = try pair(value, "subscribe")
+            guard let type = SubscribeType(rawValue: String(type)) else { throw FrameError("subscribe line \(TokenCodec.quoted(String(value))) is not id=type") }
+            return .subscribe(publisherId: try WireReader.participantId(String(id), "subscribe line"), type)
+        case "unsubscribe": return .unsubscribe(publisherId: try WireReader.participantId(String(value), "unsubscribe line"))
+        case "token": return .exchangeToken(String(value))
+        default: throw FrameError("unknown session operation \(TokenCodec.quoted(String(operation)))")
         }
+    }
+
+    /// `left=right`, both sides present.
+    private static func pair(_ value: Substring, _ operation: String) throws(FrameError) -> (Substring, Substring) {
+        let parts = value.split(separator: "=", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { throw FrameError("\(operation) line \(TokenCodec.quoted(String(value))) is not one left=right pair") }
+        return (parts[0], parts[1])
     }
 
     /// The `a=msid:` line naming a publisher's media stream, as a re-offer adds it (SIG-1).
@@ -49,10 +54,10 @@ enum SessionLine {
 
     /// The publisher whose media stream a re-offer's SDP names on its `a=msid:` line.
     static func mediaStreamOwner(inSDP sdp: String) throws(FrameError) -> String {
-        guard let line = sdp.split(separator: "\r\n").first(where: { $0.hasPrefix("a=msid:") }), line.count > 7 else {
+        guard let line = sdp.split(separator: "\r\n").first(where: { $0.hasPrefix("a=msid:") }) else {
             throw FrameError("re-offer sdp has no a=msid: line")
         }
-        return String(line.dropFirst(7))
+        return try WireReader.participantId(String(line.dropFirst(7)), "re-offer a=msid:")
     }
 
     /// The token on the `a=x-stagesim-token:` line of an SDP, if it has one.
@@ -60,12 +65,14 @@ enum SessionLine {
         sdp.split(separator: "\r\n").first { $0.hasPrefix("a=x-stagesim-token:") }.map { String($0.dropFirst(19)) }
     }
 
-    /// `audio,video!muted`: the publishing participant's id is filled in by the service.
-    private static func streams(_ value: String) throws(FrameError) -> [StageStream] {
+    /// `audio,video!muted`, at least one stream and one per kind; the publishing participant's
+    /// id is filled in by the service.
+    private static func streams(_ value: Substring) throws(FrameError) -> [StageStream] {
         var streams: [StageStream] = []
-        for item in value.split(separator: ",") {
+        for item in value.split(separator: ",", omittingEmptySubsequences: false) {
             let muted = item.hasSuffix("!muted")
-            guard let kind = MediaKind(rawValue: String(muted ? item.dropLast(6) : item)) else { throw FrameError("unknown stream kind \(item)") }
+            guard let kind = MediaKind(rawValue: String(muted ? item.dropLast(6) : item)) else { throw FrameError("unknown stream kind \(TokenCodec.quoted(String(item)))") }
+            guard !streams.contains(where: { $0.kind == kind }) else { throw FrameError("publish line repeats the \(kind.rawValue) stream") }
             streams.append(StageStream(participantId: "", kind: kind, isMuted: muted))
         }
         return streams
@@ -91,30 +98,37 @@ enum PushEvent {
         }
     }
 
-    /// The stage message of a stage event, nil for application data; a stage event with a
-    /// missing or mistyped member is a `FrameError` (SIG-8).
+    /// The stage message of a stage event, nil for application data: data that is not an
+    /// object, or whose `event` is not a string naming a stage event, belongs to the
+    /// application (SIG-2). A stage event with a member missing, mistyped or out of range is a
+    /// `FrameError` (SIG-8); members it does not read are ignored.
     static func message(from data: JSONValue) throws(FrameError) -> WireMessage? {
         guard let object = data.objectValue, let event = object["event"]?.stringValue else { return nil }
-        let reader = try WireJSON.Reader(data, "push.data")
+        let reader = try WireReader(data, "push.data")
         switch event {
         case "joinRejected":
-            let (error, reason) = try WireJSON.error(from: reader.object["error"])
+            let (error, reason) = try WireJSON.rejection(from: reader.reader("error"), category: .join)
             return .joinRejected(error, reason: reason)
         case "publishAccepted": return .publishAccepted
-        case "publishRejected": return .publishRejected(try WireJSON.error(from: reader.object["error"]).0)
-        case "participantPublished":
-            guard let publisher = reader.object["publisher"] else { throw FrameError("push.data.publisher is missing") }
-            return .participantPublished(try WireJSON.snapshot(from: publisher))
-        case "participantUnpublished": return .participantUnpublished(participantId: try reader.string("participant_id"))
-        case "exchangeAccepted": return .exchangeAccepted(try WireJSON.info(from: reader.object["participant"]))
+        case "publishRejected": return .publishRejected(try WireJSON.error(from: reader.reader("error"), category: .publish).error)
+        case "participantPublished": return .participantPublished(try publishing(reader.reader("publisher")))
+        case "participantUnpublished": return .participantUnpublished(participantId: try reader.participantId("participant_id"))
+        case "exchangeAccepted": return .exchangeAccepted(try WireJSON.info(from: reader.reader("participant")))
         case "exchangeRejected":
-            let (error, reason) = try WireJSON.error(from: reader.object["error"])
+            let (error, reason) = try WireJSON.rejection(from: reader.reader("error"), category: .join)
             return .exchangeRejected(error, reason: reason)
         case "ejected": return .ejected(reason: try reader.string("reason"))
-        case "participantInterrupted": return .participantInterrupted(participantId: try reader.string("participant_id"))
-        case "participantReconnected": return .participantReconnected(try WireJSON.info(from: reader.object["participant"]))
+        case "participantInterrupted": return .participantInterrupted(participantId: try reader.participantId("participant_id"))
+        case "participantReconnected": return .participantReconnected(try WireJSON.info(from: reader.reader("participant")))
         default: return nil
         }
+    }
+
+    /// A participantPublished announces a publish: its publisher has at least one stream.
+    private static func publishing(_ publisher: WireReader) throws(FrameError) -> PublisherSnapshot {
+        let snapshot = try WireJSON.snapshot(from: publisher)
+        guard !snapshot.streams.isEmpty else { throw FrameError("\(publisher.path).streams is empty: a publish has a stream") }
+        return snapshot
     }
 }
 
@@ -128,33 +142,54 @@ enum PublisherLines {
         return lines.joined(separator: "\r\n")
     }
 
+    /// Reads the one video line and the 1...3 layer lines (names unique) of an SDP; every
+    /// number must lie in its `WireLimits` range (SIG-8).
     static func properties(fromSDP sdp: String) throws(FrameError) -> PublisherProperties {
-        var properties = PublisherProperties()
-        properties.layers = []
+        var video: PublisherProperties?
+        var layers: [SimulcastLayer] = []
         for line in sdp.split(separator: "\r\n") {
             if line.hasPrefix("a=x-stagesim-video:") {
-                try readVideo(line.dropFirst(19), into: &properties)
+                guard video == nil else { throw FrameError("publish sdp has two a=x-stagesim-video: lines") }
+                video = try readVideo(line.dropFirst(19))
             } else if line.hasPrefix("a=x-stagesim-layer:") {
-                let parts = line.dropFirst(19).split(separator: " ")
-                guard parts.count == 3, let bitrate = Int(parts[1]), let height = Int(parts[2]) else { throw FrameError("layer line \(line) is malformed") }
-                properties.layers.append(SimulcastLayer(name: String(parts[0]), bitrateBitsPerSecond: bitrate, heightPixels: height))
+                let layer = try readLayer(line.dropFirst(19))
+                guard !layers.contains(where: { $0.name == layer.name }) else { throw FrameError("publish sdp repeats layer \(TokenCodec.quoted(layer.name))") }
+                layers.append(layer)
             }
         }
+        guard var properties = video else { throw FrameError("publish sdp has no a=x-stagesim-video: line") }
+        guard WireLimits.layerCount.contains(layers.count) else { throw WireLimits.outOfRange("publish sdp layer count", String(layers.count), WireLimits.layerCount) }
+        properties.layers = layers
         return properties
     }
 
-    /// `fallback=true type=camera size=720x1280 fps=30`, in that order.
-    private static func readVideo(_ text: Substring, into properties: inout PublisherProperties) throws(FrameError) {
-        let values = text.split(separator: " ").map { $0.drop { $0 != "=" }.dropFirst() }
-        let size = values.count == 4 ? values[2].split(separator: "x") : []
-        guard values.count == 4, let fallback = Bool(String(values[0])), let type = OpenTokStream.VideoType(rawValue: String(values[1])),
-              size.count == 2, let width = Int(size[0]), let height = Int(size[1]), let fps = Int(values[3]) else {
-            throw FrameError("publish video line \(text) is malformed")
+    /// `fallback=true type=camera size=720x1280 fps=30`: these four keys, in this order.
+    private static func readVideo(_ text: Substring) throws(FrameError) -> PublisherProperties {
+        let fields = text.split(separator: " ", omittingEmptySubsequences: false)
+        let keys = ["fallback", "type", "size", "fps"]
+        guard fields.count == keys.count, zip(keys, fields).allSatisfy({ $1.hasPrefix($0 + "=") }) else {
+            throw FrameError("publish video line \(TokenCodec.quoted(String(text))) is not fallback= type= size= fps=")
         }
-        properties.audioFallbackEnabled = fallback
-        properties.videoType = type
-        properties.widthPixels = width
-        properties.heightPixels = height
-        properties.framesPerSecond = fps
+        let values = zip(keys, fields).map { $1.dropFirst($0.count + 1) }
+        let size = values[2].split(separator: "x", omittingEmptySubsequences: false)
+        guard let fallback = Bool(String(values[0])), let type = OpenTokStream.VideoType(rawValue: String(values[1])), size.count == 2 else {
+            throw FrameError("publish video line \(TokenCodec.quoted(String(text))) is malformed")
+        }
+        var properties = PublisherProperties(audioFallbackEnabled: fallback, videoType: type)
+        properties.widthPixels = try WireLimits.sdpNumber(size[0], "video width", in: WireLimits.sidePixels)
+        properties.heightPixels = try WireLimits.sdpNumber(size[1], "video height", in: WireLimits.sidePixels)
+        properties.framesPerSecond = try WireLimits.sdpNumber(values[3], "video frame rate", in: WireLimits.framesPerSecond)
+        return properties
+    }
+
+    /// `<name> <bitrate bps> <height px>`.
+    private static func readLayer(_ text: Substring) throws(FrameError) -> SimulcastLayer {
+        let parts = text.split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty else { throw FrameError("layer line \(TokenCodec.quoted(String(text))) is not name bitrate height") }
+        return SimulcastLayer(
+            name: String(parts[0]),
+            bitrateBitsPerSecond: try WireLimits.sdpNumber(parts[1], "layer bitrate", in: WireLimits.layerBitsPerSecond),
+            heightPixels: try WireLimits.sdpNumber(parts[2], "layer height", in: WireLimits.sidePixels)
+        )
     }
 }

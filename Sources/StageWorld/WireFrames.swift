@@ -14,9 +14,8 @@ import StageCore
 /// every other stage event as `push` data. A `push` that is not a stage event and a `notify` of an event type the stage does not
 /// use are application data (SIG-2, SIG-5): delivered to the SDK's handlers, never an error.
 public enum WireFrames {
-    /// The frame for `message` on stage `channelId`; `connectionId` is the receiving client's
-    /// connection id, which an `offer` names (empty when there is no receiving client).
-    public static func signaling(_ message: WireMessage, channelId: String, connectionId: String = "") -> SignalingMessage {
+    /// The frame for `message` on stage `channelId`.
+    public static func signaling(_ message: WireMessage, channelId: String) -> SignalingMessage {
         switch message {
         case .join(_, let connect):
             return .connect(SignalingConnect(
@@ -31,7 +30,7 @@ public enum WireFrames {
         case .ping: return .ping(SignalingPing())
         case .publish, .unpublish, .mute, .subscribe, .unsubscribe, .exchangeToken:
             return .request(SignalingRequest(sdp: "v=0\r\n" + SessionLine.line(for: message)))
-        case .joinAccepted(let snapshots):
+        case .joinAccepted(let snapshots, let connectionId):
             return .offer(SignalingOffer(sdp: "v=0\r\n", connectionId: connectionId, metadata: .object(["publishers": .array(snapshots.map(WireJSON.snapshot))])))
         case .participantJoined(let info, let notifyMetadata): return notify(.connectionCreated, info, notifyMetadata)
         case .participantUpdated(let info): return notify(.connectionUpdated, info, nil)
@@ -73,10 +72,7 @@ public enum WireFrames {
         case .request(let request): return try SessionLine.message(fromSDP: request.sdp)
         case .reAnswer: return .reAnswer
         case .reOffer(let reOffer): return .subscribeAccepted(publisherId: try SessionLine.mediaStreamOwner(inSDP: reOffer.sdp))
-        case .offer(let offer):
-            var snapshots: [PublisherSnapshot] = []
-            for item in offer.metadata?["publishers"]?.arrayValue ?? [] { snapshots.append(try WireJSON.snapshot(from: item)) }
-            return .joinAccepted(snapshots)
+        case .offer(let offer): return try decode(offer)
         case .notify(let notify): return try decode(notify)
         case .push(let push): return try PushEvent.message(from: push.data) ?? .applicationData(signaling)
         case .answer: return .answer
@@ -85,15 +81,47 @@ public enum WireFrames {
         }
     }
 
+    /// An offer names the receiving participant (`connection_id`) and lists every other
+    /// participant once, in `metadata.publishers`.
+    private static func decode(_ offer: SignalingOffer) throws(FrameError) -> WireMessage {
+        let connectionId = try WireReader.participantId(offer.connectionId, "offer.connection_id")
+        let metadata = try WireReader(offer.metadata, "offer.metadata")
+        var snapshots: [PublisherSnapshot] = []
+        for (position, item) in try metadata.array("publishers").enumerated() {
+            let snapshot = try WireJSON.snapshot(from: WireReader(item, "offer.metadata.publishers[\(position)]"))
+            let id = snapshot.info.participantId
+            guard id != connectionId, !snapshots.contains(where: { $0.info.participantId == id }) else {
+                throw FrameError("offer.metadata.publishers[\(position)] names \(id) again: an offer names its own connection and every other participant once")
+            }
+            snapshots.append(snapshot)
+        }
+        return .joinAccepted(snapshots, connectionId: connectionId)
+    }
+
     private static func decode(_ notify: SignalingNotify) throws(FrameError) -> WireMessage {
         switch notify.eventType {
-        case .connectionCreated: return .participantJoined(try WireJSON.info(from: notify.authnMetadata), notifyMetadata: notify.metadata)
-        case .connectionUpdated: return .participantUpdated(try WireJSON.info(from: notify.authnMetadata))
-        case .connectionDestroyed:
-            guard let id = notify.connectionId else { throw FrameError("notify connection.destroyed has no connection_id") }
-            return .participantLeft(participantId: id)
+        case .connectionCreated: return .participantJoined(try announced(notify), notifyMetadata: notify.metadata)
+        case .connectionUpdated: return .participantUpdated(try announced(notify))
+        case .connectionDestroyed: return .participantLeft(participantId: try connectionId(of: notify))
         case .other: return .applicationData(.notify(notify))
         }
+    }
+
+    /// The participant a connection.created or .updated announces: `authn_metadata` is its
+    /// info, `authz_metadata` grants exactly the capabilities that info has, and
+    /// `connection_id` names it (SIG-5).
+    private static func announced(_ notify: SignalingNotify) throws(FrameError) -> ParticipantInfo {
+        let info = try WireJSON.info(from: WireReader(notify.authnMetadata, "notify.authn_metadata"))
+        let authorization = try WireReader(notify.authzMetadata, "notify.authz_metadata")
+        let granted = Capabilities(canPublish: try authorization.bool("allow_publish"), canSubscribe: try authorization.bool("allow_subscribe"))
+        guard granted == info.capabilities else { throw FrameError("notify.authz_metadata grants other capabilities than notify.authn_metadata holds") }
+        guard try connectionId(of: notify) == info.participantId else { throw FrameError("notify.connection_id is not notify.authn_metadata.participant_id") }
+        return info
+    }
+
+    private static func connectionId(of notify: SignalingNotify) throws(FrameError) -> String {
+        guard let id = notify.connectionId else { throw FrameError("notify.connection_id is missing") }
+        return try WireReader.participantId(id, "notify.connection_id")
     }
 }
 
@@ -105,13 +133,5 @@ extension Client.Output {
         var output = self
         output.messages.insert(answer, at: 0)
         return output
-    }
-}
-
-extension StageServer {
-    /// The connection id the service gives a client's participant, in `offer` and `notify`
-    /// alike (SIG-5): its participant id; empty for a client it holds no participant for.
-    func connectionId(ofClient clientIndex: Int) -> String {
-        index(ofClient: clientIndex).map { participants[$0].info.participantId } ?? ""
     }
 }

@@ -30,74 +30,71 @@ enum WireJSON {
         return .object(object)
     }
 
-    /// Reads the values back; each throws a `FrameError` naming what is missing or wrong.
-    struct Reader {
-        let object: JSONObject
-        let context: String
-
-        init(_ value: JSONValue?, _ context: String) throws(FrameError) {
-            guard let object = value?.objectValue else { throw FrameError("\(context) is not an object") }
-            self.object = object
-            self.context = context
-        }
-
-        func string(_ key: String) throws(FrameError) -> String {
-            guard let text = object[key]?.stringValue else { throw FrameError("\(context).\(key) is not a string") }
-            return text
-        }
-
-        func bool(_ key: String) throws(FrameError) -> Bool {
-            guard let flag = object[key]?.boolValue else { throw FrameError("\(context).\(key) is not a boolean") }
-            return flag
-        }
-
-        func int(_ key: String) throws(FrameError) -> Int {
-            guard let number = object[key]?.numberValue?.intValue else { throw FrameError("\(context).\(key) is not an integer") }
-            return number
-        }
-
-        func array(_ key: String) throws(FrameError) -> [JSONValue] {
-            guard let items = object[key]?.arrayValue else { throw FrameError("\(context).\(key) is not an array") }
-            return items
-        }
-    }
-
-    static func info(from value: JSONValue?) throws(FrameError) -> ParticipantInfo {
-        let reader = try Reader(value, "participant")
-        guard let attributes = reader.object["attributes"]?.objectValue else { throw FrameError("participant.attributes is not an object") }
+    /// A participant's info (TOK-2): its id, user id, string attributes within 1 KB and both
+    /// capabilities.
+    static func info(from reader: WireReader) throws(FrameError) -> ParticipantInfo {
+        let attributes = try reader.reader("attributes")
         var pairs: [(String, String)] = []
-        for member in attributes.members {
-            guard let text = member.value.stringValue else { throw FrameError("attribute \(member.key) is not a string") }
-            pairs.append((member.key, text))
-        }
-        return ParticipantInfo(
-            participantId: try reader.string("participant_id"), userId: try reader.string("user_id"), isLocal: false,
+        for key in attributes.object.keys { pairs.append((key, try attributes.string(key))) }
+        let info = ParticipantInfo(
+            participantId: try reader.participantId("participant_id"), userId: try reader.string("user_id"), isLocal: false,
             attributes: Attributes(pairs),
             capabilities: Capabilities(canPublish: try reader.bool("allow_publish"), canSubscribe: try reader.bool("allow_subscribe"))
         )
+        guard info.attributes.byteCount <= TokenClaims.attributesByteLimit else {
+            throw FrameError("\(attributes.path) are \(info.attributes.byteCount) bytes, over the \(TokenClaims.attributesByteLimit)-byte limit")
+        }
+        return info
     }
 
-    static func stream(from value: JSONValue) throws(FrameError) -> StageStream {
-        let reader = try Reader(value, "stream")
-        guard let kind = MediaKind(rawValue: try reader.string("kind")) else { throw FrameError("stream.kind is unknown") }
-        return StageStream(participantId: try reader.string("participant_id"), kind: kind, isMuted: try reader.bool("muted"))
+    /// A participant as the service describes it: its info, its streams (each its own, one per
+    /// kind), its video description and the stream's creation time (SUB-7).
+    static func snapshot(from reader: WireReader) throws(FrameError) -> PublisherSnapshot {
+        let info = try info(from: reader.reader("participant"))
+        let streams = try streams(from: reader, of: info.participantId)
+        var properties = try videoProperties(from: reader)
+        properties.creationTimeNanoseconds = UInt64(try reader.int("created_ns", in: WireLimits.creationTimeNanoseconds))
+        return PublisherSnapshot(info: info, streams: streams, properties: properties)
     }
 
-    static func snapshot(from value: JSONValue) throws(FrameError) -> PublisherSnapshot {
-        let reader = try Reader(value, "publisher")
+    /// The publisher's video description, its errors named after `video_sdp` (SUB-6..8).
+    private static func videoProperties(from reader: WireReader) throws(FrameError) -> PublisherProperties {
+        let sdp = try reader.string("video_sdp")
+        do {
+            return try PublisherLines.properties(fromSDP: sdp)
+        } catch {
+            throw FrameError("\(reader.path).video_sdp: \(error.message)")
+        }
+    }
+
+    private static func streams(from reader: WireReader, of participantId: String) throws(FrameError) -> [StageStream] {
         var streams: [StageStream] = []
-        for item in try reader.array("streams") { streams.append(try stream(from: item)) }
-        var properties = try PublisherLines.properties(fromSDP: try reader.string("video_sdp"))
-        properties.creationTimeNanoseconds = UInt64(max(try reader.int("created_ns"), 0))
-        return PublisherSnapshot(info: try info(from: reader.object["participant"]), streams: streams, properties: properties)
+        for (position, item) in try reader.array("streams").enumerated() {
+            let stream = try WireReader(item, "\(reader.path).streams[\(position)]")
+            guard let kind = MediaKind(rawValue: try stream.string("kind")) else { throw FrameError("\(stream.path).kind is not audio or video") }
+            guard try stream.participantId("participant_id") == participantId else { throw FrameError("\(stream.path) belongs to another participant") }
+            guard !streams.contains(where: { $0.kind == kind }) else { throw FrameError("\(stream.path) repeats the \(kind.rawValue) stream") }
+            streams.append(StageStream(participantId: participantId, kind: kind, isMuted: try stream.bool("muted")))
+        }
+        return streams
     }
 
-    static func error(from value: JSONValue?) throws(FrameError) -> (StageError, String) {
-        let reader = try Reader(value, "error")
-        guard let code = StageErrorCode(rawValue: try reader.int("code")),
-              let category = StageErrorCategory(rawValue: try reader.string("category")) else { throw FrameError("error code or category is unknown") }
-        let reason = reader.object["reason"]?.stringValue ?? ""
-        return (StageError(code: code, category: category, isFatal: try reader.bool("fatal")), reason)
+    /// A stage error of `category` (the event it rides on decides it): a known code, its
+    /// category, whether it is fatal, and the `reason` when there is one (a string).
+    static func error(from reader: WireReader, category: StageErrorCategory) throws(FrameError) -> (error: StageError, reason: String?) {
+        guard let code = StageErrorCode(rawValue: try reader.int("code", in: Int.min...Int.max)) else {
+            throw FrameError("\(reader.path).code is not a stage error code")
+        }
+        let named = try reader.string("category")
+        guard named == category.rawValue else { throw FrameError("\(reader.path).category is \(TokenCodec.quoted(named)), expected \(category.rawValue)") }
+        return (StageError(code: code, category: category, isFatal: try reader.bool("fatal")), try reader.optionalString("reason"))
+    }
+
+    /// A refusal's error, whose `reason` is required.
+    static func rejection(from reader: WireReader, category: StageErrorCategory) throws(FrameError) -> (StageError, String) {
+        let (error, reason) = try error(from: reader, category: category)
+        guard let reason else { throw FrameError("\(reader.path).reason is missing") }
+        return (error, reason)
     }
 }
 

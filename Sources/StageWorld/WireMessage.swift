@@ -46,7 +46,9 @@ public enum WireMessage: Hashable, Sendable {
     // server -> client
     /// Keepalive ping (SIG-6).
     case ping
-    case joinAccepted([PublisherSnapshot])
+    /// The service admitted the join (the `offer`): every other participant, and the
+    /// connection id it gives the joining participant, its participant id (SIG-1, SIG-5).
+    case joinAccepted([PublisherSnapshot], connectionId: String)
     case joinRejected(StageError, reason: String)
     /// The exchanged token verified; the participant's info is now this (TOK-5).
     case exchangeAccepted(ParticipantInfo)
@@ -89,7 +91,7 @@ public enum WireMessage: Hashable, Sendable {
         case .reAnswer: "reAnswer"
         case .pong: "pong"
         case .ping: "ping"
-        case .joinAccepted(let snapshots): "joinAccepted[\(snapshots.map(TraceText.snapshot).joined(separator: ", "))]"
+        case .joinAccepted(let snapshots, _): "joinAccepted[\(snapshots.map(TraceText.snapshot).joined(separator: ", "))]"
         case .joinRejected(let error, let reason): "joinRejected(\(error): \(reason))"
         case .exchangeAccepted(let info): "exchangeAccepted(\(TraceText.info(info)))"
         case .exchangeRejected(let error, let reason): "exchangeRejected(\(error): \(reason))"
@@ -140,12 +142,11 @@ public struct Envelope: Hashable, Sendable {
     /// How many transmissions of it have been lost so far (retransmission backoff).
     public var lostTransmissions: Int = 0
 
-    /// A frame carrying `message` on the stage `channelId`; `connectionId` is the receiving
-    /// client's connection id, which an `offer` names (empty for frames to the service).
-    public init(from: Endpoint, to: Endpoint, message: WireMessage, epoch: Int, channelId: String, connectionId: String = "") {
-        let key = FrameCaches.Encoding(message: message, channelId: channelId, connectionId: connectionId)
+    /// A frame carrying `message` on the stage `channelId`.
+    public init(from: Endpoint, to: Endpoint, message: WireMessage, epoch: Int, channelId: String) {
+        let key = FrameCaches.Encoding(message: message, channelId: channelId)
         let frame = FrameCaches.encoded.value(for: key) {
-            WireFrames.signaling(message, channelId: channelId, connectionId: connectionId).frame
+            WireFrames.signaling(message, channelId: channelId).frame
         }
         self.init(from: from, to: to, frame: frame, epoch: epoch)
     }

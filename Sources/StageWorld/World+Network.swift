@@ -53,8 +53,9 @@ extension World {
 
     /// The stage service closed a connection: every frame still in flight on it, either way,
     /// dies with it (SIG-6: a frame never outlives its connection). The receivers then wait
-    /// for the oldest frame still outstanding on each direction. Returns a `discarded` event
-    /// per frame, at its receiver.
+    /// for the oldest frame still outstanding on each direction that they have not received:
+    /// a second copy of a frame already handed on stays a duplicate. Returns a `discarded`
+    /// event per frame, at its receiver.
     mutating func closeConnection(_ connection: ServiceConnection) -> [TraceEvent] {
         func belongs(_ envelope: Envelope) -> Bool {
             envelope.clientIndex == connection.clientIndex && envelope.epoch == connection.epoch
@@ -72,8 +73,9 @@ extension World {
             let slot = Network.direction(clientIndex: connection.clientIndex, uplink: uplink)
             trace += network.directions[slot].held.filter(belongs).map { TraceEvent(time: now, observer: observerName($0.to), kind: .discarded(frame: $0.frame)) }
             network.directions[slot].held.removeAll(where: belongs)
+            let expected = network.directions[slot].nextExpected
             let outstanding = pending.entries.compactMap { entry -> UInt64? in
-                guard case .delivery(let envelope) = entry.payload, envelope.sequence != 0,
+                guard case .delivery(let envelope) = entry.payload, envelope.sequence >= expected,
                       envelope.clientIndex == connection.clientIndex, envelope.isUplink == uplink else { return nil }
                 return envelope.sequence
             } + network.directions[slot].held.map(\.sequence)

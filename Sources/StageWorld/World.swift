@@ -102,9 +102,10 @@ public struct World: Hashable, Sendable {
         }
     }
 
-    /// A frame arrives: one that is not stage signaling is a logged protocol error that changes
-    /// nothing (SIG-8); one of an older connection is discarded (NET-3); otherwise the stage
-    /// service or the client handles the message it carries.
+    /// A frame arrives: one that is not stage signaling, or whose message contradicts what its
+    /// client knows, is a logged protocol error that changes nothing (SIG-8); one of an older
+    /// connection is discarded (NET-3); otherwise the stage service or the client handles the
+    /// message it carries.
     private mutating func deliver(_ envelope: Envelope, host: (any HostStrategies)?) -> [TraceEvent] {
         let observer = observerName(envelope.to)
         let message: WireMessage
@@ -115,17 +116,30 @@ public struct World: Hashable, Sendable {
             message = decoded
         }
         let discarded = [TraceEvent(time: now, observer: observer, kind: .discarded(frame: envelope.frame))]
-        let delivered = TraceEvent(time: now, observer: observer, kind: .delivered(message, frame: envelope.frame))
         switch envelope.to {
         case .server:
             guard server.accepts(message, from: envelope.clientIndex, epoch: envelope.epoch) else { return discarded }
             let time = now
+            let delivered = TraceEvent(time: now, observer: observer, kind: .delivered(message, frame: envelope.frame))
             return [delivered] + serve { $0.handle(message, from: envelope.clientIndex, epoch: envelope.epoch, now: time) }
         case .client(let index):
             guard envelope.epoch == clients[index].epoch || envelope.epoch == Envelope.currentConnection else { return discarded }
-            let answers = strategy(forClient: index, host: host)
-            return [delivered] + input(index) { $0.handle(message, strategy: answers) }.trace
+            return deliver(message, frame: envelope.frame, toClient: index, host: host)
         }
+    }
+
+    /// The client handles the message, or refuses one that contradicts what it knows: then the
+    /// trace shows a protocol error instead of the delivery, and nothing else (SIG-8).
+    private mutating func deliver(_ message: WireMessage, frame: String, toClient index: Int, host: (any HostStrategies)?) -> [TraceEvent] {
+        let answers = strategy(forClient: index, host: host)
+        var refusal: String?
+        let trace = input(index) { client in
+            let output = client.handle(message, strategy: answers)
+            refusal = output.refusal
+            return output
+        }.trace
+        let kind = refusal.map { TraceEvent.Kind.protocolError(frame: frame, reason: $0) } ?? .delivered(message, frame: frame)
+        return [TraceEvent(time: now, observer: clients[index].name, kind: kind)] + trace
     }
 
     /// Lets the stage service handle an input. Connections it closed doing so (a leave, an
@@ -142,10 +156,7 @@ public struct World: Hashable, Sendable {
             }
         }
         for outgoing in reply.outgoing {
-            send(Envelope(
-                from: .server, to: .client(outgoing.clientIndex), message: outgoing.message, epoch: outgoing.epoch,
-                channelId: server.stageId, connectionId: server.connectionId(ofClient: outgoing.clientIndex)
-            ))
+            send(Envelope(from: .server, to: .client(outgoing.clientIndex), message: outgoing.message, epoch: outgoing.epoch, channelId: server.stageId))
         }
         for timer in reply.timers {
             pending.schedule(.serverTimer(timer), at: now + timer.delay(server.keepalive))

@@ -50,6 +50,24 @@ struct SignalingProtocolErrorTests {
         #expect(failure(#"{"type":"connect","role":null,"channel_id":"c"}"#) == .wrongFieldType(type: "connect", field: "role", expected: "string", found: "null"))
     }
 
+    @Test("a channel connection count is a whole number in 0...1,000,000; 2 and 2.0 read as 2")
+    func connectionCounts() {
+        func notify(_ count: String) -> String { #"{"type":"notify","event_type":"connection.created","channel_connections":\#(count)}"# }
+        let range = SignalingNotify.connectionCountRange
+        #expect(failure(notify("-1")) == .outOfRange(type: "notify", field: "channel_connections", value: "-1", range: range))
+        #expect(failure(notify("1000001")) == .outOfRange(type: "notify", field: "channel_connections", value: "1000001", range: range))
+        #expect(failure(notify("1e400")) == .outOfRange(type: "notify", field: "channel_connections", value: "1e400", range: range))
+        #expect(failure(notify("99999999999999999999")) == .outOfRange(type: "notify", field: "channel_connections", value: "99999999999999999999", range: range))
+        #expect(failure(notify("2.5")) == .wrongFieldType(type: "notify", field: "channel_connections", expected: "integer", found: "number"))
+        for count in ["0", "2", "2.0", "1000000"] {
+            guard case .success(.notify(let decoded)) = SignalingMessage.decode(frame: notify(count)) else {
+                Issue.record("\(count) did not decode")
+                continue
+            }
+            #expect(decoded.channelConnections == Int(Double(count) ?? -1))
+        }
+    }
+
     @Test("every error renders as one descriptive log line")
     func descriptions() {
         let errors: [(SignalingProtocolError, String)] = [
@@ -60,6 +78,7 @@ struct SignalingProtocolErrorTests {
             (.unknownType("hello"), #"unknown signaling message type "hello""#),
             (.missingField(type: "offer", field: "sdp"), #""offer" is missing "sdp""#),
             (.wrongFieldType(type: "answer", field: "sdp", expected: "string", found: "number"), #"field "sdp" is a number, expected string"#),
+            (.outOfRange(type: "notify", field: "channel_connections", value: "-1", range: 0...9), #"field "channel_connections" is -1, outside 0...9"#),
             (.binaryFrame(byteCount: 4), "binary signaling frame (4 bytes)"),
             (.wrongDirection(type: "connect", side: .client), #""connect" may not arrive at the client"#),
         ]

@@ -115,7 +115,7 @@ struct OfferAnswerTests {
             info: ParticipantInfo(participantId: "bob", userId: "", isLocal: false, attributes: [:], capabilities: Capabilities()),
             streams: [StageStream(participantId: "bob", kind: .audio, isMuted: false)]
         )
-        let output = client.handle(.joinAccepted([publisher]), strategy: client.strategy)
+        let output = client.handle(.joinAccepted([publisher], connectionId: "alice"), strategy: client.strategy)
         #expect(output.messages.first == .answer)
         #expect(output.messages.count > 1)
         let frame = Envelope(from: .client(0), to: .server, message: .answer, epoch: 1, channelId: "demo").frame
@@ -157,7 +157,7 @@ struct ReOfferReAnswerTests {
             info: ParticipantInfo(participantId: "bob", userId: "", isLocal: false, attributes: [:], capabilities: Capabilities()),
             streams: [StageStream(participantId: "bob", kind: .audio, isMuted: false)]
         )
-        _ = client.handle(.joinAccepted([bob]), strategy: client.strategy)
+        _ = client.handle(.joinAccepted([bob], connectionId: "alice"), strategy: client.strategy)
         let output = client.handle(.subscribeAccepted(publisherId: "bob"), strategy: client.strategy)
         #expect(output.messages.first == .reAnswer)
         let reOffer = Envelope(from: .server, to: .client(0), message: .subscribeAccepted(publisherId: "bob"), epoch: 1, channelId: "demo")

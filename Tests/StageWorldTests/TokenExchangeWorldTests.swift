@@ -488,7 +488,7 @@ struct StageServerJoinTests {
         var server = StageServer(stageId: "stage-1", keyRing: StageKeys.standard.keyRing)
         let claims = StageKeys.claims(participantId: "ok", stageId: "stage-1", userId: "u", validForSeconds: 10)
         let reply = server.handle(.join(token: StageKeys.standard.token(.signed(claims, by: .app))), from: 0, epoch: 1, now: .milliseconds(9_999))
-        #expect(reply.outgoing.map(\.message) == [.joinAccepted([])])
+        #expect(reply.outgoing.map(\.message) == [.joinAccepted([], connectionId: "ok")])
         #expect(server.participants.map(\.info) == [claims.participantInfo(isLocal: false)])
         #expect(server.participants.first?.origin == .keyPair)
     }

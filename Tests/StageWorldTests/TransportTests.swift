@@ -37,6 +37,20 @@ struct TransportTests {
         #expect(world.reassemble(frame(0)).ready != nil)
     }
 
+    @Test("a second copy of a frame already handed on is still a duplicate after the service closes a connection (SIG-6)")
+    func duplicateAfterClose() throws {
+        let client = Client(name: "alice", sdk: .mobile(SemanticVersion(1, 37, 0)), token: signedToken("alice"), strategy: StrategySpec())
+        var world = World(stageId: "stage-1", clients: [client], links: [:], defaultLink: LinkConditions(duplicationProbability: 1), seed: 1)
+        world.send(Envelope(from: .client(0), to: .server, message: .join(token: client.token), epoch: 2, channelId: "stage-1"))
+        let copies = world.pending.entries.filter { if case .delivery = $0.payload { true } else { false } }
+        try #require(copies.count == 2)
+        guard case .delivery(let first) = copies[0].payload, case .delivery(let second) = copies[1].payload else { return }
+        world.pending.remove(sequence: copies[0].sequence)
+        #expect(world.reassemble(first).ready != nil)
+        _ = world.closeConnection(ServiceConnection(clientIndex: 0, epoch: 1))
+        #expect(world.reassemble(second).trace.map(\.category) == ["duplicate"])
+    }
+
     @Test("a narrow link queues frames for their transmission time")
     func bandwidth() {
         var network = Network(links: [LinkConditions(latencyMean: .zero, signalingBitsPerSecond: 8_000)], seed: 1)
