@@ -81,13 +81,14 @@ struct FrameInputs: HostileInputTarget {
     }
 
     func verdict(on input: String) -> InputVerdict {
-        guard let space = input.firstIndex(of: " "), let clientIndex = Int(input[..<space]), base.clients.indices.contains(clientIndex) else {
+        let scalars = input.unicodeScalars
+        guard let space = scalars.firstIndex(of: " "), let clientIndex = Int(String(scalars[..<space])), base.clients.indices.contains(clientIndex) else {
             return .finding("the input names no client")
         }
         var world = base
         var monitors = monitors
         let sequence = world.pending.nextSequence
-        world.inject(frame: String(input[input.index(after: space)...]), toClient: clientIndex, at: world.now)
+        world.inject(frame: String(scalars[scalars.index(after: space)...]), toClient: clientIndex, at: world.now)
         let events = world.apply(.fire(sequence: sequence))
         monitors.observe(events, world: world)
         if let broken = monitors.violations.dropFirst(self.monitors.violations.count).first {
