@@ -54,9 +54,7 @@ public enum ScenarioLoader {
         let faults = try map.optional("faults").map { try faultPlan($0, names: names) } ?? FaultPlan()
         let injections = try map.optional("inject").map { try frameInjections($0, names: names) } ?? []
         let steps = try map.optional("steps").map { try self.steps($0, participants: participants, names: names) } ?? []
-        let expectations = try map.optional("expect").map {
-            try $0.sequence("expect").map { try expectation($0, names: names, subjects: names.union(participants.compactMap { claims(of: $0.token)?.participantId })) }
-        } ?? []
+        let expectations = try map.optional("expect").map { try self.expectations($0, participants: participants, duration: runLength) } ?? []
         let schedule = try map.optional("schedule").map(scheduledActions)
         let eventBudget = try map.optional("eventBudget").map { EventBudget(maximumActions: try $0.int("eventBudget", range: 1...1_000_000_000)) }
         try map.finish("a scenario")

@@ -36,7 +36,7 @@ public enum ScenarioRunner {
         let seed = seed ?? original.seed
         let (scenario, faults) = swarm ? original.underSwarmFaults(seed: seed) : (original, nil)
         let run = monitoredRun(scenario, seed: seed, progress: progress)
-        let results = scenario.expectations.map { evaluate($0, trace: run.trace) }
+        let results = evaluate(scenario.expectations, trace: run.trace)
         return ScenarioRun(
             scenario: scenario, seed: seed, trace: run.trace, expectationResults: results,
             violations: run.violations + unplayableViolation(run, scenario) + runawayViolation(run), finalWorld: run.finalWorld, swarm: faults
@@ -76,22 +76,4 @@ public enum ScenarioRunner {
 
     /// The name a runaway run's failure goes by.
     public static let eventBudgetInvariant = "run-within-event-budget"
-
-    static func evaluate(_ expectation: Expectation, trace: Trace) -> ExpectationResult {
-        let start = VirtualTime.zero + (expectation.windowStart ?? .zero)
-        let end = expectation.windowEnd.map { VirtualTime.zero + $0 }
-        let matches = trace.events.filter { event in
-            event.time >= start && (end.map { event.time <= $0 } ?? true) && expectation.matcher.matches(event)
-        }
-        let times = matches.prefix(3).map(\.time.description).joined(separator: ", ") + (matches.count > 3 ? ", ..." : "")
-        switch expectation.mode {
-        case .never:
-            return ExpectationResult(expectation: expectation, passed: matches.isEmpty,
-                                     detail: matches.isEmpty ? "never seen" : "seen \(matches.count)x at \(times)")
-        case .occurs(let count):
-            let passed = count.map { matches.count == $0 } ?? !matches.isEmpty
-            let detail = matches.isEmpty ? "not seen" : "seen \(matches.count)x at \(times)"
-            return ExpectationResult(expectation: expectation, passed: passed, detail: detail)
-        }
-    }
 }
