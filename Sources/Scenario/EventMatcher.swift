@@ -120,7 +120,7 @@ struct EventFields {
         case .renderer(let renderer): self = Self.renderer(renderer)
         case .sdkError(let report):
             self.init(name: "stageError")
-            (errorCode, operation) = (report.error.code, report.operation)
+            (errorCode, operation, texts) = (report.error.code, report.operation, [report.reason])
         case .layout(let layout): self.init(name: "compositionLayout", participantId: layout.featured)
         case .delivered(_, let frame):
             self.init(name: "signaling")

@@ -62,7 +62,7 @@ public enum ExpectationVocabulary {
 
     /// Every kind, in the README's order.
     public static let kinds: [EventKind] = rendererKinds + [
-        EventKind("stageError", ["error", "operation"], values: ["operation": ["connection", "exchangeToken", "publish"]]),
+        EventKind("stageError", ["contains", "error", "operation"], values: ["operation": ["connection", "exchangeToken", "publish"]]),
         EventKind("compositionLayout", ["participant"]),
         EventKind("signaling", ["contains", "type"], observers: .clientsAndService),
         EventKind("protocolError", ["contains"], observers: .clientsAndService),

@@ -3,11 +3,20 @@ import StageWorld
 
 extension ScenarioLoader {
     /// `faults:` a list of `{partition: <participant>, direction: both|uplink|downlink, from: 5s,
-    /// to: 20s}` and `{outage: service, from: 5s, to: 20s}` (NET-2).
+    /// to: 20s}`, `{outage: service, from: 5s, to: 20s}` (NET-2) and `{keepalive: silent,
+    /// participant: <participant>, from: 5s, to: 20s}` (SIG-6: the service sends it no pings).
     static func faultPlan(_ node: YAMLNode, names: Set<String>) throws -> FaultPlan {
-        var partitions: [Partition] = []
+        var plan = FaultPlan()
         for item in try node.sequence("faults") {
             var map = try item.mapping("a fault")
+            if let keepalive = map.optional("keepalive") {
+                guard try keepalive.string("keepalive") == "silent" else { throw keepalive.error("keepalive takes the value 'silent'") }
+                let name = try participantName(try map.required("participant", in: "a keepalive fault"), names: names)
+                let (start, end) = try faultWindow(&map)
+                try map.finish("a keepalive fault")
+                plan.keepaliveSilences.append(KeepaliveSilence(clientName: name, start: start, end: end))
+                continue
+            }
             let target: String?
             if let name = map.optional("partition") {
                 target = try participantName(name, names: names)
@@ -15,17 +24,23 @@ extension ScenarioLoader {
                 guard try outage.string("outage") == "service" else { throw outage.error("outage takes the value 'service'") }
                 target = nil
             } else {
-                throw item.error("a fault needs 'partition: <participant>' or 'outage: service'")
+                throw item.error("a fault needs 'partition: <participant>', 'outage: service' or 'keepalive: silent'")
             }
             let direction = try map.optional("direction")?.oneOf("direction", PartitionDirection.self) ?? .both
-            let fromNode = try map.required("from", in: "a fault")
-            let start = VirtualTime.zero + (try duration(fromNode, "from"))
-            let end = VirtualTime.zero + (try duration(try map.required("to", in: "a fault"), "to"))
-            guard start < end else { throw fromNode.error("a fault must end after it starts") }
+            let (start, end) = try faultWindow(&map)
             try map.finish("a fault")
-            partitions.append(Partition(clientName: target, direction: direction, start: start, end: end))
+            plan.partitions.append(Partition(clientName: target, direction: direction, start: start, end: end))
         }
-        return FaultPlan(partitions: partitions)
+        return plan
+    }
+
+    /// A fault's `from:` and `to:`; it must end after it starts.
+    private static func faultWindow(_ map: inout YAMLMapping) throws -> (VirtualTime, VirtualTime) {
+        let fromNode = try map.required("from", in: "a fault")
+        let start = VirtualTime.zero + (try duration(fromNode, "from"))
+        let end = VirtualTime.zero + (try duration(try map.required("to", in: "a fault"), "to"))
+        guard start < end else { throw fromNode.error("a fault must end after it starts") }
+        return (start, end)
     }
 
     /// `inject: [{at: 3s, to: alice, frame: "<text>"}]`: raw frames delivered to a client (SIG-8).

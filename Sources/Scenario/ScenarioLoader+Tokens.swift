@@ -5,9 +5,9 @@ import StageWorld
 extension ScenarioLoader {
     /// A participant's token: `token: "<raw string>"` as is, or claims StageSim signs, from
     /// `userId`, `attributes`, `capabilities`, `tokenExpiresAt`, `tokenTopic`, `tokenResource`,
-    /// `tokenJti` and `tokenSignedBy` (TOK-1..3).
+    /// `tokenJti`, `whipUrl`, `eventsUrl` and `tokenSignedBy` (TOK-1..3).
     static func participantToken(_ map: inout YAMLMapping, name: String, stageId: String) throws -> TokenSource {
-        let claimKeys = ["userId", "attributes", "capabilities", "tokenExpiresAt", "tokenTopic", "tokenResource", "tokenJti", "tokenSignedBy"]
+        let claimKeys = ["userId", "attributes", "capabilities", "tokenExpiresAt", "tokenTopic", "tokenResource", "tokenJti", "whipUrl", "eventsUrl", "tokenSignedBy"]
         if let raw = map.optional("token") {
             if let clash = claimKeys.first(where: { map.optional($0) != nil }) {
                 throw raw.error("'token' gives the raw token string; it cannot be combined with '\(clash)'")
@@ -22,6 +22,8 @@ extension ScenarioLoader {
         if let value = map.optional("tokenTopic") { claims.topic = try value.string("tokenTopic") }
         if let value = map.optional("tokenResource") { claims.resource = try value.string("tokenResource") }
         if let value = map.optional("tokenJti") { claims.participantId = try value.string("tokenJti") }
+        if let value = map.optional("whipUrl") { claims.whipURL = try value.string("whipUrl") }
+        if let value = map.optional("eventsUrl") { claims.eventsURL = try value.string("eventsUrl") }
         let signer = try map.optional("tokenSignedBy")?.oneOf("tokenSignedBy", TokenSigner.self) ?? .app
         return .signed(claims, by: signer)
     }
@@ -48,12 +50,6 @@ extension ScenarioLoader {
         patch.signer = try map.optional("signedBy")?.oneOf("signedBy", TokenSigner.self) ?? .app
         try map.finish("an exchanged token")
         return .patch(patch)
-    }
-
-    /// The claims behind a declared token, when StageSim signs it.
-    static func claims(of source: TokenSource) -> TokenClaims? {
-        if case .signed(let claims, _) = source { return claims }
-        return nil
     }
 
     private static func seconds(_ node: YAMLNode, _ what: String) throws -> UInt64 {

@@ -41,11 +41,37 @@ public struct Partition: Hashable, Sendable {
     }
 }
 
-/// The faults of a run that are not per-transmission draws: partitions and outages (NET-2).
+/// A window in which the stage service keeps silent towards one client's keepalive (SIG-6):
+/// it sends that client no pings (its ping timer keeps running), while every other frame
+/// flows. The client's watchdog notices after `pingInterval + pongTimeout` and reconnects:
+/// "the server stops answering pings".
+public struct KeepaliveSilence: Hashable, Sendable {
+    public var clientName: String
+    public var start: VirtualTime
+    public var end: VirtualTime
+
+    public init(clientName: String, start: VirtualTime, end: VirtualTime) {
+        self.clientName = clientName
+        self.start = start
+        self.end = end
+    }
+}
+
+/// The faults of a run that are not per-transmission draws: partitions and outages (NET-2),
+/// and keepalive silences (SIG-6).
 public struct FaultPlan: Hashable, Sendable {
     public var partitions: [Partition]
+    public var keepaliveSilences: [KeepaliveSilence]
 
-    public init(partitions: [Partition] = []) { self.partitions = partitions }
+    public init(partitions: [Partition] = [], keepaliveSilences: [KeepaliveSilence] = []) {
+        self.partitions = partitions
+        self.keepaliveSilences = keepaliveSilences
+    }
+
+    /// Whether the service keeps silent towards `clientName`'s keepalive at `time`.
+    public func silencesKeepalive(of clientName: String, at time: VirtualTime) -> Bool {
+        keepaliveSilences.contains { $0.clientName == clientName && $0.start <= time && time < $0.end }
+    }
 
     /// Whether a transmission on `clientName`'s link in this direction fails at `time`.
     public func cuts(clientName: String, uplink: Bool, at time: VirtualTime) -> Bool {
@@ -55,8 +81,8 @@ public struct FaultPlan: Hashable, Sendable {
         }
     }
 
-    /// When the network is whole again for good: the end of the last cut.
-    public var healedAt: VirtualTime { partitions.map(\.end).max() ?? .zero }
+    /// When the network is whole again for good: the end of the last cut or silence.
+    public var healedAt: VirtualTime { (partitions.map(\.end) + keepaliveSilences.map(\.end)).max() ?? .zero }
 }
 
 /// The keepalive of one connection (SIG-6, assumed defaults): the service pings every

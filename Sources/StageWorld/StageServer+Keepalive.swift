@@ -31,11 +31,13 @@ public enum ServerTimer: Hashable, Sendable {
 
 extension StageServer {
     /// A keepalive timer fired. Timers of a connection that has since been replaced or closed
-    /// change nothing.
-    public mutating func handle(_ timer: ServerTimer) -> Reply {
+    /// change nothing. While `silenced` (a keepalive silence fault, SIG-6) a ping is not sent,
+    /// so no answer is awaited; the next ping is set as usual.
+    public mutating func handle(_ timer: ServerTimer, silenced: Bool) -> Reply {
         switch timer {
         case .ping(let clientIndex, let epoch):
             guard let index = liveIndex(clientIndex, epoch) else { return Reply() }
+            if silenced { return Reply(timers: [.ping(clientIndex: clientIndex, epoch: epoch)]) }
             participants[index].pingsSent += 1
             let number = participants[index].pingsSent
             return Reply(

@@ -103,12 +103,15 @@ extension LinkDirection {
 }
 
 extension FaultPlan: ExplorationEncodable {
-    /// Which links each cut affects and how; their start and end are absolute times, left out.
+    /// Which links each cut or keepalive silence affects and how; their start and end are
+    /// absolute times, left out.
     func encode(to writer: inout CanonicalWriter) {
         writer.writeUnordered(partitions) { writer, partition in
             writer.writeOptional(partition.clientName) { writer, name in writer.writeName(name) }
             writer.writeCase(partition.direction)
         }
+        guard !keepaliveSilences.isEmpty else { return }
+        writer.writeUnordered(keepaliveSilences) { writer, silence in writer.writeName(silence.clientName) }
     }
 }
 

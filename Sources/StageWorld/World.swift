@@ -95,7 +95,8 @@ public struct World: Hashable, Sendable {
             let (changed, trace) = input(index) { $0.handle(timer, now: time) }
             return changed ? [TraceEvent(time: now, observer: clients[index].name, kind: .timerFired(timer))] + trace : []
         case .serverTimer(let timer):
-            return serve { $0.handle(timer) }
+            let silenced = if case .ping(let client, _) = timer { faults.silencesKeepalive(of: clients[client].name, at: time) } else { false }
+            return serve { $0.handle(timer, silenced: silenced) }
         case .delivery(let envelope):
             let (ready, trace) = reassemble(envelope)
             return trace + (ready.map { deliver($0, host: host) } ?? [])

@@ -34,7 +34,7 @@ struct StrictExpectationTests {
         let found = error("{never: stageError, participant: first}")
         #expect(found?.line == 7)
         #expect(found?.column == 25)
-        #expect(found?.message == "'participant' does not apply to stageError; its filters: error, observer, operation")
+        #expect(found?.message == "'participant' does not apply to stageError; its filters: contains, error, observer, operation")
     }
 
     @Test("state, error and userId do not apply to subscriber events", arguments: ["state: connected", "error: FAILED", "userId: u"])
@@ -70,7 +70,7 @@ struct StrictExpectationTests {
     @Test("the issue's example fails at its first inapplicable filter")
     func issueExample() {
         #expect(error("{never: stageError, participant: m137, userId: nobody, state: bogus, streams: [video]}")?.message
-            == "'participant' does not apply to stageError; its filters: error, observer, operation")
+            == "'participant' does not apply to stageError; its filters: contains, error, observer, operation")
     }
 
     @Test("a participant nobody is, by name or jti, is an error listing names and jtis")
