@@ -27,16 +27,16 @@ struct ExpectationJudge {
     }
 
     mutating func result(_ expectation: Expectation) -> ExpectationResult {
-        if expectation.mode == .nothingBefore { return nothingBefore(expectation) }
+        let passes: (Int) -> Bool
+        switch expectation.mode {
+        case .nothingBefore: return nothingBefore(expectation)
+        case .never: passes = { $0 == 0 }
+        case .occurs(let count): passes = { seen in count.map { seen == $0 } ?? (seen > 0) }
+        }
         let matches = self.matches(expectation).map { events[$0] }
         let times = matches.prefix(3).map(\.time.description).joined(separator: ", ") + (matches.count > 3 ? ", ..." : "")
         let seen = matches.isEmpty ? (expectation.mode == .never ? "never seen" : "not seen") : "seen \(matches.count)x at \(times)"
-        let passed = switch expectation.mode {
-        case .never: matches.isEmpty
-        case .occurs(let count): count.map { matches.count == $0 } ?? !matches.isEmpty
-        case .nothingBefore: false
-        }
-        return ExpectationResult(expectation: expectation, passed: passed, detail: seen + anchorNote(expectation))
+        return ExpectationResult(expectation: expectation, passed: passes(matches.count), detail: seen + anchorNote(expectation))
     }
 
     /// The indices of the events the expectation matches, inside its window and its order.
