@@ -17,6 +17,7 @@ struct RunPrinter {
         for result in run.expectationResults {
             print("  \(result.passed ? "PASS" : "FAIL") line \(result.expectation.line): \(result.expectation.description) (\(result.detail))")
         }
+        run.exhaustiveResults.forEach(printExhaustive)
         if run.violations.isEmpty {
             print("  invariants: all hold")
         } else {
@@ -41,14 +42,23 @@ struct RunPrinter {
         }
     }
 
+    /// An exhaustive observer's verdict; when it fails, the `-`/`+` diff of expected against
+    /// actual events under it.
+    private func printExhaustive(_ result: ExhaustiveResult) {
+        print("  \(result.passed ? "PASS" : "FAIL") line \(result.observer.line): \(result.summary)")
+        guard !result.passed else { return }
+        print("      (- expected, not seen there; + seen, not expected)")
+        for line in result.diff { print("      \(line.text)") }
+    }
+
     /// The summary table of a directory run, then the files and directories that could not be
     /// run (`problems`, already reported on stderr as they were met).
     func printSummary(_ runs: [ScenarioRun], problems: [String]) {
         let nameWidth = min(64, runs.map { $0.scenario.path.count }.max() ?? 8)
         print("\n" + "scenario".padded(to: nameWidth) + "  seed        expect  invariants  trace hash        result")
         for run in runs {
-            let passedExpectations = run.expectationResults.filter(\.passed).count
-            let expect = "\(passedExpectations)/\(run.expectationResults.count)"
+            let passedExpectations = run.expectationResults.filter(\.passed).count + run.exhaustiveResults.filter(\.passed).count
+            let expect = "\(passedExpectations)/\(run.expectationResults.count + run.exhaustiveResults.count)"
             let invariants = run.violations.isEmpty ? "ok" : "\(run.violations.count) broken"
             print(run.scenario.path.padded(to: nameWidth) + "  " + String(run.seed).padded(to: 10) + "  " + expect.padded(to: 6) + "  "
                   + invariants.padded(to: 10) + "  " + XXH3.hex(run.traceHash) + "  " + (run.passed ? "pass" : "FAIL"))
