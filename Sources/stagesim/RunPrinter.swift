@@ -34,8 +34,7 @@ struct RunPrinter {
     private func printTimeline(_ run: ScenarioRun) {
         let width = max(8, run.scenario.participants.map(\.name.count).max() ?? 0)
         let flagged = Dictionary(grouping: run.violations.filter { $0.eventIndex != nil }, by: { $0.eventIndex ?? 0 })
-        for (index, event) in run.trace.events.enumerated()
-        where verbose || event.category == "host" || event.category == "renderer" || event.category == "subscriber" || flagged[index] != nil {
+        for (index, event) in run.trace.events.enumerated() where verbose || Self.checkable(event) || flagged[index] != nil {
             let marker = flagged[index] != nil ? "!!" : (event.category == "host" ? "> " : "  ")
             print("  \(event.time.description.padded(to: 8)) \(marker) \(event.observer.padded(to: width))  \(event.detail)")
             for violation in flagged[index] ?? [] { print("           ^^ \(violation.invariant) [\(violation.rules.joined(separator: ", "))]: \(violation.message)") }
@@ -49,6 +48,16 @@ struct RunPrinter {
         guard !result.passed else { return }
         print("      (- expected, not seen there; + seen, not expected)")
         for line in result.diff { print("      \(line.text)") }
+    }
+
+    /// What the default timeline shows: host calls and what expectations can check, that is
+    /// renderer and subscriber callbacks, errors, protocol errors, composition layouts, and the
+    /// service's refusals with their reasons. `--verbose` adds the network and the rest.
+    static func checkable(_ event: TraceEvent) -> Bool {
+        switch event.kind {
+        case .hostCall, .renderer, .subscriber, .sdkError, .protocolError, .layout, .service(.refused): true
+        default: false
+        }
     }
 
     /// The summary table of a directory run, then the files and directories that could not be
