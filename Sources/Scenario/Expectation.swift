@@ -1,4 +1,5 @@
 import Simulation
+import StageWorld
 
 /// What a scenario requires of its trace: an event that must occur (optionally a given number
 /// of times), one that must never occur, or nothing about a participant before an anchor event
@@ -58,5 +59,14 @@ public struct Expectation: Hashable, Sendable {
         case .never: return "never \(matcher)\(suffix)"
         case .nothingBefore: return "nothing about \(matcher.participant ?? "?") before \(matcher)"
         }
+    }
+}
+
+extension Expectation {
+    /// The event lies inside the expectation's window and its matcher selects it.
+    func admits(_ event: TraceEvent) -> Bool {
+        if let windowStart, event.time < VirtualTime.zero + windowStart { return false }
+        if let windowEnd, event.time > VirtualTime.zero + windowEnd { return false }
+        return matcher.matches(event)
     }
 }

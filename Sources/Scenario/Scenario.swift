@@ -95,6 +95,9 @@ public struct Scenario: Hashable, Sendable {
     public var schedule: [ScheduledAction]? = nil
     /// The most actions a run may take (`eventBudget:`); nil for the standard budget.
     public var eventBudget: EventBudget? = nil
+    /// Observers whose every renderer event and error must be matched, in order, by the
+    /// expectations (`exhaustive:`, see `ExhaustiveCheck`); empty for an ordinary scenario.
+    public var exhaustive: [ExhaustiveObserver] = []
 
     /// The budget a run of this scenario gets: the file's, or one scaled to its participants
     /// and duration (`EventBudget.standard`).
@@ -115,6 +118,7 @@ public struct Scenario: Hashable, Sendable {
         }
         scenario.faults.partitions += swarm.plan.partitions
         scenario.expectations = []
+        scenario.exhaustive = []
         return (scenario, swarm)
     }
 

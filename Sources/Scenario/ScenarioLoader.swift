@@ -57,12 +57,15 @@ public enum ScenarioLoader {
         let expectations = try map.optional("expect").map { try self.expectations($0, participants: participants, duration: runLength) } ?? []
         let schedule = try map.optional("schedule").map(scheduledActions)
         let eventBudget = try map.optional("eventBudget").map { EventBudget(maximumActions: try $0.int("eventBudget", range: 1...1_000_000_000)) }
+        let exhaustive = try map.optional("exhaustive").map { try exhaustiveObservers($0, names: names) } ?? []
         try map.finish("a scenario")
-        return Scenario(
+        var scenario = Scenario(
             path: path, name: name, covers: covers, seed: seed, duration: runLength, stageId: stageId,
             network: network, faults: faults, keepalive: keepalive, settle: settle, injections: injections, participants: participants, steps: steps,
             expectations: expectations, schedule: schedule, eventBudget: eventBudget
         )
+        scenario.exhaustive = exhaustive
+        return scenario
     }
 
     /// `schedule: [fire 12, drop 7, ...]`: a counterexample's actions, as `stagesim check` writes them.

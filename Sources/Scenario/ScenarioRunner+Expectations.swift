@@ -41,12 +41,7 @@ struct ExpectationJudge {
 
     /// The indices of the events the expectation matches, inside its window and its order.
     private mutating func matches(_ expectation: Expectation) -> [Int] {
-        let start = VirtualTime.zero + (expectation.windowStart ?? .zero)
-        let end = expectation.windowEnd.map { VirtualTime.zero + $0 }
-        return scope(expectation).filter { index in
-            let event = events[index]
-            return event.time >= start && (end.map { event.time <= $0 } ?? true) && expectation.matcher.matches(event)
-        }
+        scope(expectation).filter { expectation.admits(events[$0]) }
     }
 
     /// The part of the trace an `after`/`before` expectation looks at.

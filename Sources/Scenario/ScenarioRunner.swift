@@ -16,12 +16,16 @@ public struct ScenarioRun: Sendable {
     public var seed: UInt64
     public var trace: Trace
     public var expectationResults: [ExpectationResult]
+    /// One verdict per `exhaustive:` observer, in file order.
+    public var exhaustiveResults: [ExhaustiveResult] = []
     public var violations: [Violation]
     public var finalWorld: World
     /// The faults drawn for a `--swarm` run, whose parameters are printed under the seed.
     public var swarm: SwarmFaults?
 
-    public var passed: Bool { violations.isEmpty && expectationResults.allSatisfy(\.passed) }
+    public var passed: Bool {
+        violations.isEmpty && expectationResults.allSatisfy(\.passed) && exhaustiveResults.allSatisfy(\.passed)
+    }
     public var traceHash: UInt64 { trace.hash }
 }
 
@@ -37,10 +41,14 @@ public enum ScenarioRunner {
         let (scenario, faults) = swarm ? original.underSwarmFaults(seed: seed) : (original, nil)
         let run = monitoredRun(scenario, seed: seed, progress: progress)
         let results = evaluate(scenario.expectations, trace: run.trace)
-        return ScenarioRun(
+        var scenarioRun = ScenarioRun(
             scenario: scenario, seed: seed, trace: run.trace, expectationResults: results,
             violations: run.violations + unplayableViolation(run, scenario) + runawayViolation(run), finalWorld: run.finalWorld, swarm: faults
         )
+        scenarioRun.exhaustiveResults = scenario.exhaustive.map {
+            ExhaustiveCheck.check($0, expectations: scenario.expectations, trace: run.trace)
+        }
+        return scenarioRun
     }
 
     /// The timed simulator, or the scenario's schedule when it has one.

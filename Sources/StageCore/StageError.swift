@@ -33,9 +33,21 @@ public enum StageErrorCode: Int, Hashable, Sendable, CaseIterable {
     }
 }
 
-/// Which operation a stage error belongs to.
-public enum StageErrorCategory: String, Hashable, Sendable {
-    case join, publish, subscribe
+/// The operation a stage error belongs to: the call or session that failed. The web SDK's
+/// categories are join, publish and subscribe (ext); the mobile-only `exchangeToken` (TOK-3,
+/// TOK-4) and a session the service ended (`connection`, TOK-10) are not joins, so they have
+/// categories of their own (assumed).
+public enum StageErrorCategory: String, Hashable, Sendable, CaseIterable {
+    /// Joining, retrying a join (STG-3) or reconnecting (NET-3) failed (TOK-1).
+    case join
+    /// The service refused a publish (STG-4, TOK-7).
+    case publish
+    /// The service refused a subscription (TOK-8).
+    case subscribe
+    /// An exchanged token was refused, by the SDK at once or by the service (TOK-3, TOK-4).
+    case exchangeToken
+    /// The service ended a connected session: an ejection (TOK-10).
+    case connection
 }
 
 /// An error the SDK reports with a connection, publish or subscribe state change (STG-2, TOK-1, STG-4).

@@ -13,6 +13,14 @@ public enum TokenCodec {
         return claims
     }
 
+    /// The header's `kid` without checking the key or signature, for trace summaries (TOK-3);
+    /// nil when the token or its header is malformed.
+    public static func keyIdUnverified(_ token: String) -> String? {
+        guard case .success(let segments) = TokenSegments.parse(token),
+              case .success(let keyId) = keyId(fromHeader: segments.header) else { return nil }
+        return keyId
+    }
+
     /// The canonical header JSON: `{"alg":"ES384","kid":"<keyId>","typ":"JWT"}` (TOK-3).
     static func headerJSON(keyId: String) -> [UInt8] {
         Array(JSONValue.object(["alg": "ES384", "kid": .string(keyId), "typ": "JWT"]).jsonText.utf8)

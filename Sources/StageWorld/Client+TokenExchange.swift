@@ -30,7 +30,7 @@ extension Client {
     }
 
     private func refuse(_ reason: String, code: StageErrorCode, into output: inout Output) -> Output {
-        output.errors.append(SDKErrorReport(operation: "exchangeToken", error: StageError(code: code, category: .join, isFatal: false), reason: reason))
+        output.errors.append(SDKErrorReport(error: StageError(code: code, category: .exchangeToken, isFatal: false), reason: reason))
         return output
     }
 
@@ -72,7 +72,8 @@ extension Client {
     /// The service dropped this connection (TOK-10): renderers see everything leave, then
     /// `disconnected` with PARTICIPANT_DISCONNECTED.
     mutating func ejected(_ reason: String, into output: inout Output) {
-        disconnect(error: StageError(code: .participantDisconnected, category: .join, isFatal: true), into: &output)
-        output.errors.append(SDKErrorReport(operation: "connection", error: StageError(code: .participantDisconnected, category: .join, isFatal: true), reason: reason))
+        let error = StageError(code: .participantDisconnected, category: .connection, isFatal: true)
+        disconnect(error: error, into: &output)
+        output.errors.append(SDKErrorReport(error: error, reason: reason))
     }
 }

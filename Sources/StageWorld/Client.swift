@@ -244,7 +244,7 @@ public struct Client: Hashable, Sendable {
             view.local.publishState = .errored
             view.local.publishedStreams = []
             output.events.append(.publishStateChanged(view.local.info, .errored, error))
-            output.errors.append(SDKErrorReport(operation: "publish", error: error, reason: "the stage service refused the publish"))
+            output.errors.append(SDKErrorReport(error: error, reason: "the stage service refused the publish"))
         case .participantJoined(let info, _):
             remoteJoined(info, strategy: strategy)
         case .participantPublished(let snapshot):
@@ -261,7 +261,7 @@ public struct Client: Hashable, Sendable {
             exchangeAccepted(info, strategy: strategy, into: &output)
         case .exchangeRejected(let error, let reason):
             if !pendingExchanges.isEmpty { pendingExchanges.removeFirst() }
-            output.errors.append(SDKErrorReport(operation: "exchangeToken", error: error, reason: reason))
+            output.errors.append(SDKErrorReport(error: error, reason: reason))
         case .participantUpdated(let info):
             remoteMetadataUpdated(info, into: &output)
         case .participantInterrupted(let id):

@@ -62,6 +62,8 @@ extension StageError: ExplorationEncodable {
         case .join: writer.writeTag(0)
         case .publish: writer.writeTag(1)
         case .subscribe: writer.writeTag(2)
+        case .exchangeToken: writer.writeTag(3)
+        case .connection: writer.writeTag(4)
         }
         writer.write(isFatal)
     }

@@ -36,19 +36,20 @@ public enum ServiceEvent: Hashable, Sendable {
     }
 }
 
-/// An error the SDK hands to the app's error delegate for a host call (STG-1's one error
-/// delegate): an exchange refused at once or by the service (TOK-3, TOK-4).
+/// An error the SDK hands to the app's error delegate (STG-1's one error delegate): an exchange
+/// refused at once or by the service (TOK-3, TOK-4), a refused publish (STG-4), an ejection
+/// (TOK-10). The operation that failed is the error's category.
 public struct SDKErrorReport: Hashable, Sendable {
-    /// The host call that failed, e.g. `exchangeToken`.
-    public var operation: String
     public var error: StageError
     public var reason: String
 
-    public init(operation: String, error: StageError, reason: String) {
-        self.operation = operation
+    public init(error: StageError, reason: String) {
         self.error = error
         self.reason = reason
     }
+
+    /// The operation that failed, e.g. `exchangeToken`: the error's category.
+    public var operation: String { error.category.rawValue }
 
     public var summary: String { "\(operation) failed: \(error): \(reason)" }
 }

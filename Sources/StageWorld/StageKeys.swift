@@ -57,6 +57,11 @@ public struct StageKeys: Sendable {
         return ring
     }
 
+    /// Which of these keys has this key id, if any (for trace summaries: who signed a token).
+    public func signer(ofKeyId keyId: String) -> TokenSigner? {
+        TokenSigner.allCases.first { key($0).keyId == keyId }
+    }
+
     public func key(_ signer: TokenSigner) -> TokenSigningKey {
         switch signer {
         case .app: app

@@ -9,11 +9,11 @@ extension StageServer {
         guard let index = index(ofClient: clientIndex) else { return Reply() }
         switch verify(token, now: now) {
         case .failure(let rejection):
-            let error = StageError(code: rejection.stageError.code, category: .join, isFatal: false)
+            let error = StageError(code: rejection.stageError.code, category: .exchangeToken, isFatal: false)
             return refuseExchange(clientIndex, error, rejection.reason)
         case .success(let verified):
             if let reason = Self.exchangeRefusal(current: participants[index], new: verified) {
-                return refuseExchange(clientIndex, StageError(code: .tokenNotAllowed, category: .join, isFatal: false), reason)
+                return refuseExchange(clientIndex, StageError(code: .tokenNotAllowed, category: .exchangeToken, isFatal: false), reason)
             }
             var info = verified.claims.participantInfo(isLocal: false)
             if Mutants.isOn(.serviceKeepsSubscribeCapability) { info.capabilities.canSubscribe = participants[index].info.capabilities.canSubscribe }

@@ -9,6 +9,9 @@ public struct TraceEvent: Hashable, Sendable {
     /// The client name, or `server` for deliveries to the stage service.
     public var observer: String
     public var kind: Kind
+    /// For an `exchangeToken` host call, the token the client held when the call was made, so
+    /// the trace can say which fields the call changes; nil otherwise.
+    public var replacedToken: String?
 
     /// What happened.
     public enum Kind: Hashable, Sendable {
@@ -40,10 +43,11 @@ public struct TraceEvent: Hashable, Sendable {
         case subscriber(SubscriberTraceEvent)
     }
 
-    public init(time: VirtualTime, observer: String, kind: Kind) {
+    public init(time: VirtualTime, observer: String, kind: Kind, replacedToken: String? = nil) {
         self.time = time
         self.observer = observer
         self.kind = kind
+        self.replacedToken = replacedToken
     }
 
     public var rendererEvent: RendererEvent? {
@@ -75,6 +79,7 @@ public struct TraceEvent: Hashable, Sendable {
     /// A complete one-line description of what happened (the timeline's text column).
     public var detail: String {
         switch kind {
+        case .hostCall(.exchangeToken(let token)): TraceText.exchange(token, replacing: replacedToken)
         case .hostCall(let call): call.summary
         case .renderer(let event): TraceText.event(event)
         case .delivered(_, let frame): "<- \(TraceText.frame(frame))"
@@ -151,9 +156,42 @@ public enum TraceText {
         guard let claims = TokenCodec.decodeUnverified(token) else {
             return "unreadable token \(json(String(token.prefix(24))))\(token.count > 24 ? "..." : "")"
         }
-        let capabilities = [claims.capabilities.canPublish ? "publish" : nil, claims.capabilities.canSubscribe ? "subscribe" : nil]
         return "jti=\(claims.participantId) topic=\(claims.topic) user=\(claims.userId) \(claims.attributes) "
-            + "caps=\(capabilities.compactMap { $0 }.joined(separator: "+")) exp=\(claims.expiresAtSeconds)"
+            + "caps=\(capabilities(claims.capabilities)) exp=\(claims.expiresAtSeconds)"
+    }
+
+    /// `publish+subscribe`, `publish`, `subscribe` or `none`.
+    static func capabilities(_ capabilities: Capabilities) -> String {
+        let names = [capabilities.canPublish ? "publish" : nil, capabilities.canSubscribe ? "subscribe" : nil].compactMap { $0 }
+        return names.isEmpty ? "none" : names.joined(separator: "+")
+    }
+
+    /// An `exchangeToken` call as the trace shows it: each claim it changes (`field: old -> new`)
+    /// against the token it replaces, and which key signed it (TOK-3..5).
+    public static func exchange(_ token: String, replacing old: String?) -> String {
+        guard let new = TokenCodec.decodeUnverified(token) else { return "exchangeToken(\(self.token(token)))" }
+        let current = old.flatMap(TokenCodec.decodeUnverified)
+        let changes = claimFields(new).enumerated().compactMap { index, field -> String? in
+            let before = current.map { claimFields($0)[index].value }
+            return before == field.value ? nil : "\(field.name): \(before.map { "\($0) -> " } ?? "")\(field.value)"
+        }
+        return "exchangeToken(\(changes.isEmpty ? "no claim changes" : changes.joined(separator: ", ")); signed by \(signer(of: token)))"
+    }
+
+    /// Every TOK-2 claim of a token, named as in its payload, in a fixed order.
+    private static func claimFields(_ claims: TokenClaims) -> [(name: String, value: String)] {
+        [
+            ("topic", claims.topic), ("resource", claims.resource), ("jti", claims.participantId), ("whip_url", claims.whipURL),
+            ("events_url", claims.eventsURL), ("user_id", json(claims.userId)), ("attributes", "\(claims.attributes)"),
+            ("capabilities", capabilities(claims.capabilities)),
+            ("iat", "\(claims.issuedAtSeconds)"), ("exp", "\(claims.expiresAtSeconds)"),
+        ]
+    }
+
+    /// The declared signer whose key id the token's header names, or the key id itself.
+    private static func signer(of token: String) -> String {
+        guard let keyId = TokenCodec.keyIdUnverified(token) else { return "an unreadable header" }
+        return StageKeys.standard.signer(ofKeyId: keyId).map { "\($0.rawValue) (\(keyId))" } ?? json(keyId)
     }
 
     public static func snapshot(_ snapshot: PublisherSnapshot) -> String {

@@ -115,7 +115,7 @@ enum PushEvent {
         case "participantUnpublished": return .participantUnpublished(participantId: try reader.participantId("participant_id"))
         case "exchangeAccepted": return .exchangeAccepted(try WireJSON.info(from: reader.reader("participant")))
         case "exchangeRejected":
-            let (error, reason) = try WireJSON.rejection(from: reader.reader("error"), category: .join)
+            let (error, reason) = try WireJSON.rejection(from: reader.reader("error"), category: .exchangeToken)
             return .exchangeRejected(error, reason: reason)
         case "ejected": return .ejected(reason: try reader.string("reason"))
         case "participantInterrupted": return .participantInterrupted(participantId: try reader.participantId("participant_id"))

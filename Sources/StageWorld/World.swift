@@ -89,7 +89,8 @@ public struct World: Hashable, Sendable {
         switch event {
         case .hostCall(let index, let call):
             let answers = strategy(forClient: index, host: host)
-            let hostCall = TraceEvent(time: now, observer: clients[index].name, kind: .hostCall(call))
+            let replaced: String? = if case .exchangeToken = call { clients[index].token } else { nil }
+            let hostCall = TraceEvent(time: now, observer: clients[index].name, kind: .hostCall(call), replacedToken: replaced)
             return [hostCall] + input(index) { $0.handle(call, strategy: answers, now: time) }.trace
         case .timer(let index, let timer):
             let (changed, trace) = input(index) { $0.handle(timer, now: time) }

@@ -17,6 +17,7 @@ struct RunPrinter {
         for result in run.expectationResults {
             print("  \(result.passed ? "PASS" : "FAIL") line \(result.expectation.line): \(result.expectation.description) (\(result.detail))")
         }
+        run.exhaustiveResults.forEach(printExhaustive)
         if run.violations.isEmpty {
             print("  invariants: all hold")
         } else {
@@ -33,11 +34,29 @@ struct RunPrinter {
     private func printTimeline(_ run: ScenarioRun) {
         let width = max(8, run.scenario.participants.map(\.name.count).max() ?? 0)
         let flagged = Dictionary(grouping: run.violations.filter { $0.eventIndex != nil }, by: { $0.eventIndex ?? 0 })
-        for (index, event) in run.trace.events.enumerated()
-        where verbose || event.category == "host" || event.category == "renderer" || event.category == "subscriber" || flagged[index] != nil {
+        for (index, event) in run.trace.events.enumerated() where verbose || Self.checkable(event) || flagged[index] != nil {
             let marker = flagged[index] != nil ? "!!" : (event.category == "host" ? "> " : "  ")
             print("  \(event.time.description.padded(to: 8)) \(marker) \(event.observer.padded(to: width))  \(event.detail)")
             for violation in flagged[index] ?? [] { print("           ^^ \(violation.invariant) [\(violation.rules.joined(separator: ", "))]: \(violation.message)") }
+        }
+    }
+
+    /// An exhaustive observer's verdict; when it fails, the `-`/`+` diff of expected against
+    /// actual events under it.
+    private func printExhaustive(_ result: ExhaustiveResult) {
+        print("  \(result.passed ? "PASS" : "FAIL") line \(result.observer.line): \(result.summary)")
+        guard !result.passed else { return }
+        print("      (- expected, not seen there; + seen, not expected)")
+        for line in result.diff { print("      \(line.text)") }
+    }
+
+    /// What the default timeline shows: host calls and what expectations can check, that is
+    /// renderer and subscriber callbacks, errors, protocol errors, composition layouts, and the
+    /// service's refusals with their reasons. `--verbose` adds the network and the rest.
+    static func checkable(_ event: TraceEvent) -> Bool {
+        switch event.kind {
+        case .hostCall, .renderer, .subscriber, .sdkError, .protocolError, .layout, .service(.refused): true
+        default: false
         }
     }
 
@@ -47,8 +66,8 @@ struct RunPrinter {
         let nameWidth = min(64, runs.map { $0.scenario.path.count }.max() ?? 8)
         print("\n" + "scenario".padded(to: nameWidth) + "  seed        expect  invariants  trace hash        result")
         for run in runs {
-            let passedExpectations = run.expectationResults.filter(\.passed).count
-            let expect = "\(passedExpectations)/\(run.expectationResults.count)"
+            let passedExpectations = run.expectationResults.filter(\.passed).count + run.exhaustiveResults.filter(\.passed).count
+            let expect = "\(passedExpectations)/\(run.expectationResults.count + run.exhaustiveResults.count)"
             let invariants = run.violations.isEmpty ? "ok" : "\(run.violations.count) broken"
             print(run.scenario.path.padded(to: nameWidth) + "  " + String(run.seed).padded(to: 10) + "  " + expect.padded(to: 6) + "  "
                   + invariants.padded(to: 10) + "  " + XXH3.hex(run.traceHash) + "  " + (run.passed ? "pass" : "FAIL"))

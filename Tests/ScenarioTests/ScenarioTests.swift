@@ -13,6 +13,9 @@ struct BundledScenarioTests {
         for result in run.expectationResults where !result.passed {
             Issue.record("line \(result.expectation.line): \(result.expectation.description): \(result.detail)")
         }
+        for result in run.exhaustiveResults where !result.passed {
+            Issue.record("line \(result.observer.line): \(result.summary)\n\(result.diff.map(\.text).joined(separator: "\n"))")
+        }
         #expect(run.violations.isEmpty, "\(run.violations)")
     }
 

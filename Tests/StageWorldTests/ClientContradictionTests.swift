@@ -33,7 +33,7 @@ struct ClientContradictionTests {
         (Fixture.offer(), "already connected"),
         (Fixture.push(#"{"event":"joinRejected","error":\#(Fixture.error())}"#), "already connected"),
         (Fixture.push(#"{"event":"exchangeAccepted","participant":\#(Fixture.info("alice"))}"#), "no token exchange"),
-        (Fixture.push(#"{"event":"exchangeRejected","error":\#(Fixture.error())}"#), "no token exchange"),
+        (Fixture.push(#"{"event":"exchangeRejected","error":\#(Fixture.error(category: "exchangeToken"))}"#), "no token exchange"),
     ]
 
     @Test("a contradicting message is a protocol error with its reason, and the client is unchanged", arguments: contradictions)
