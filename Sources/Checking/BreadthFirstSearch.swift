@@ -1,11 +1,13 @@
 import Dispatch
+import StageCore
 import StageWorld
 import Synchronization
 
 /// Level-by-level search on every core. Workers expand slices of the current level in
 /// parallel (reading, never writing, the visited set); one thread then merges their successors
 /// in slice order. The merge order is fixed, so state counts and counterexamples are the same
-/// for any number of workers, and the first violation met is on a shortest path.
+/// for any number of workers, and the first violation met is on a shortest path. The mutant
+/// switched on where the search starts is switched on in every worker too.
 struct BreadthFirstSearch {
     let checker: ModelChecker
     private var ledger: SearchLedger
@@ -39,20 +41,29 @@ struct BreadthFirstSearch {
         let cursor = Mutex(0)
         let checker = checker
         let visited = ledger.visited
+        let mutant = Mutants.current
         DispatchQueue.concurrentPerform(iterations: max(1, min(checker.options.jobs, slices.count))) { _ in
-            while let slice = Self.claim(cursor, below: slices.count) {
-                var successors: [ModelChecker.Successor] = []
-                for node in level[slices[slice]] {
-                    for action in checker.actions(from: node) {
-                        var successor = checker.successor(of: node, via: action)
-                        if successor.violation == nil && visited.contains(successor.key) { successor.node = nil }
-                        successors.append(successor)
-                    }
+            Mutants.withMutant(mutant) {
+                while let slice = Self.claim(cursor, below: slices.count) {
+                    let successors = Self.successors(of: level[slices[slice]], checker: checker, visited: visited)
+                    results.withLock { $0[slice] = successors }
                 }
-                results.withLock { $0[slice] = successors }
             }
         }
         return results.withLock { $0 }
+    }
+
+    /// Every successor of `nodes`, in order; a state already in `visited` keeps no node.
+    private static func successors(of nodes: ArraySlice<ModelChecker.Node>, checker: ModelChecker, visited: VisitedStates) -> [ModelChecker.Successor] {
+        var successors: [ModelChecker.Successor] = []
+        for node in nodes {
+            for action in checker.actions(from: node) {
+                var successor = checker.successor(of: node, via: action)
+                if successor.violation == nil && visited.contains(successor.key) { successor.node = nil }
+                successors.append(successor)
+            }
+        }
+        return successors
     }
 
     /// Adds the new states to the visited set in slice order; stops at the first violation or

@@ -30,20 +30,50 @@ extension Scenario {
 /// `schedule:` of the path's actions, each with what it does as a comment.
 public enum CounterexampleFile {
     /// Top-level keys the replay file drops: the schedule replaces the timed run they describe.
-    static let droppedKeys: Set<String> = ["expect", "faults", "schedule"]
+    static let droppedKeys: Set<String> = ["expect", "faults", "schedule", "scheduleEnd"]
 
     public static func text(original: String, counterexample: Counterexample, steps: [String], header: [String]) -> String {
-        let kept = keptLines(of: original)
-        let schedule = zip(counterexample.actions, steps).map { action, step in "  - \(action.scheduleText)  # \(step)" }
-        return (header.map { "# \($0)" } + kept + ["schedule:"] + schedule).joined(separator: "\n") + "\n"
+        ScheduleText.text(original: original, dropping: droppedKeys, header: header, schedule: zip(counterexample.actions, steps).map { ($0, $1) })
+    }
+}
+
+/// A fuzz regression file: the shrunk scenario with its seed, and a `schedule:` of the exact
+/// actions of its timed run (`scheduleEnd: timed`), so that a change in the order of PRNG
+/// draws cannot quietly turn it into a run that no longer reaches its bug.
+public enum RegressionFile {
+    /// Top-level keys replaced when the schedule is written again.
+    static let replacedKeys: Set<String> = ["schedule", "scheduleEnd"]
+
+    /// The command that writes a regression file's schedule again from a timed run of its seed.
+    public static func regenerateCommand(_ path: String) -> String { "stagesim replay --reschedule \(path)" }
+
+    /// `original` with its schedule replaced by `actions`, taken from `world` (the scenario's
+    /// initial world), each with what it does as a comment.
+    public static func text(original: String, world: World, actions: [Action]) -> String {
+        var world = world
+        let schedule = actions.map { action in
+            defer { _ = world.apply(action) }
+            return (action, world.describe(action))
+        }
+        return ScheduleText.text(original: original, dropping: replacedKeys, header: [], extra: ["scheduleEnd: timed"], schedule: schedule)
+    }
+}
+
+/// Scenario text with a `schedule:` block, as the counterexample and regression files write it.
+enum ScheduleText {
+    /// The header as comments, the original's lines minus the blocks of the `dropping`
+    /// top-level keys, `extra` lines, then the schedule, one action a line with its comment.
+    static func text(original: String, dropping: Set<String>, header: [String], extra: [String] = [], schedule: [(Action, String)]) -> String {
+        let lines = schedule.map { action, step in "  - \(action.scheduleText)  # \(step)" }
+        return (header.map { "# \($0)" } + keptLines(of: original, dropping: dropping) + extra + ["schedule:"] + lines).joined(separator: "\n") + "\n"
     }
 
     /// The original's lines, minus the blocks of the dropped top-level keys.
-    private static func keptLines(of text: String) -> [String] {
+    private static func keptLines(of text: String, dropping keys: Set<String>) -> [String] {
         var kept: [String] = []
         var dropping = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            if let key = topLevelKey(line) { dropping = droppedKeys.contains(key) }
+            if let key = topLevelKey(line) { dropping = keys.contains(key) }
             if !dropping { kept.append(line) }
         }
         while kept.last?.isEmpty == true { kept.removeLast() }

@@ -3,22 +3,24 @@ import Simulation
 import StageWorld
 
 /// One generated case that broke an invariant: the draft as generated and as shrunk, the
-/// violation the shrunk case still shows, and its trace hash.
+/// violation the shrunk case still shows, its trace hash, and the actions of its run.
 public struct FuzzFailure: Sendable {
     public var seed: UInt64
     public var original: ScenarioDraft
     public var shrunk: ScenarioDraft
     public var violation: Violation
     public var traceHash: UInt64
+    /// The shrunk run's actions, which replay it exactly whatever the PRNG draws; nil for a
+    /// runaway run, whose schedule would be its whole event budget.
+    public var schedule: [Action]?
 }
 
 /// The property runner behind `stagesim fuzz`: generate a scenario from a seed, run it with
 /// every invariant monitor, and shrink a failing case to a minimal one that fails the same way.
 public enum Fuzzer {
-    /// The violations of a draft's run (empty when it passes), and the trace hash of a failing run.
-    public static func violations(of draft: ScenarioDraft) -> (violations: [Violation], traceHash: UInt64) {
-        let run = ScenarioRunner.run(draft.scenario(), seed: draft.seed)
-        return (run.violations, run.violations.isEmpty ? 0 : run.traceHash)
+    /// The timed run of a draft, with every invariant monitor watching.
+    public static func run(_ draft: ScenarioDraft) -> ScenarioRun {
+        ScenarioRunner.run(draft.scenario(), seed: draft.seed)
     }
 
     /// Runs one seed; a failure comes back shrunk unless `shrink` is false. `found` hears of
@@ -27,12 +29,16 @@ public enum Fuzzer {
         seed: UInt64, generator: ScenarioGenerator, shrink: Bool = true, found: (Violation) -> Void = { _ in }
     ) -> FuzzFailure? {
         let draft = generator.draft(seed: seed).draft
-        guard let first = violations(of: draft).violations.first else { return nil }
+        guard let first = run(draft).violations.first else { return nil }
         found(first)
         let shrunk = shrink ? ScenarioShrinker(breaking: first.invariant).shrink(draft) : draft
-        let (after, hash) = violations(of: shrunk)
-        let violation = after.first { $0.invariant == first.invariant } ?? first
-        return FuzzFailure(seed: seed, original: draft, shrunk: shrunk, violation: violation, traceHash: hash)
+        let after = run(shrunk)
+        let violation = after.violations.first { $0.invariant == first.invariant } ?? first
+        let runaway = after.violations.contains { $0.invariant == ScenarioRunner.eventBudgetInvariant }
+        return FuzzFailure(
+            seed: seed, original: draft, shrunk: shrunk, violation: violation, traceHash: after.violations.isEmpty ? 0 : after.traceHash,
+            schedule: runaway ? nil : after.actions
+        )
     }
 }
 
@@ -47,7 +53,7 @@ public struct ScenarioShrinker: Sendable {
 
     /// Keeps candidates that still break `invariant` when run.
     public init(breaking invariant: String) {
-        self.init { draft in Fuzzer.violations(of: draft).violations.contains { $0.invariant == invariant } }
+        self.init { draft in Fuzzer.run(draft).violations.contains { $0.invariant == invariant } }
     }
 
     public func shrink(_ draft: ScenarioDraft) -> ScenarioDraft {

@@ -1,3 +1,4 @@
+import Checking
 import Simulation
 import StageCore
 import StageWorld
@@ -90,9 +91,13 @@ public struct Scenario: Hashable, Sendable {
     public var participants: [ParticipantSpec]
     public var steps: [ScenarioStep]
     public var expectations: [Expectation]
-    /// A model checker's counterexample: the exact actions to take, in order, instead of the
-    /// timed simulator's choices (`schedule:`); nil for an ordinary scenario.
+    /// The exact actions to take, in order, instead of the timed simulator's choices
+    /// (`schedule:`): a model checker's counterexample or a fuzz regression's recorded run; nil
+    /// for an ordinary scenario.
     public var schedule: [ScheduledAction]? = nil
+    /// How the end of the schedule is judged (`scheduleEnd:`): a counterexample's as the
+    /// checker does, a recorded timed run's as the simulator does.
+    public var scheduleEnd = ScheduleEnd.quiescent
     /// The most actions a run may take (`eventBudget:`); nil for the standard budget.
     public var eventBudget: EventBudget? = nil
     /// Observers whose every renderer event and error must be matched, in order, by the

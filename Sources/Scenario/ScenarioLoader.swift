@@ -56,19 +56,21 @@ public enum ScenarioLoader {
         let steps = try map.optional("steps").map { try self.steps($0, participants: participants, names: names) } ?? []
         let expectations = try map.optional("expect").map { try self.expectations($0, participants: participants, duration: runLength) } ?? []
         let schedule = try map.optional("schedule").map(scheduledActions)
+        let scheduleEnd = try map.optional("scheduleEnd")?.oneOf("scheduleEnd", ScheduleEnd.self) ?? .quiescent
         let eventBudget = try map.optional("eventBudget").map { EventBudget(maximumActions: try $0.int("eventBudget", range: 1...1_000_000_000)) }
         let exhaustive = try map.optional("exhaustive").map { try exhaustiveObservers($0, names: names) } ?? []
         try map.finish("a scenario")
         var scenario = Scenario(
             path: path, name: name, covers: covers, seed: seed, duration: runLength, stageId: stageId,
             network: network, faults: faults, keepalive: keepalive, settle: settle, injections: injections, participants: participants, steps: steps,
-            expectations: expectations, schedule: schedule, eventBudget: eventBudget
+            expectations: expectations, schedule: schedule, scheduleEnd: scheduleEnd, eventBudget: eventBudget
         )
         scenario.exhaustive = exhaustive
         return scenario
     }
 
-    /// `schedule: [fire 12, drop 7, ...]`: a counterexample's actions, as `stagesim check` writes them.
+    /// `schedule: [fire 12, drop 7, ...]`: a counterexample's actions, as `stagesim check` writes
+    /// them, or a fuzz regression's recorded run.
     private static func scheduledActions(_ node: YAMLNode) throws -> [ScheduledAction] {
         try node.sequence("schedule").map { item in
             let text = try item.string("a scheduled action")

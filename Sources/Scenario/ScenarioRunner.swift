@@ -19,6 +19,8 @@ public struct ScenarioRun: Sendable {
     /// One verdict per `exhaustive:` observer, in file order.
     public var exhaustiveResults: [ExhaustiveResult] = []
     public var violations: [Violation]
+    /// The actions taken, in order: the run's schedule.
+    public var actions: [Action]
     public var finalWorld: World
     /// The faults drawn for a `--swarm` run, whose parameters are printed under the seed.
     public var swarm: SwarmFaults?
@@ -43,7 +45,8 @@ public enum ScenarioRunner {
         let results = evaluate(scenario.expectations, trace: run.trace)
         var scenarioRun = ScenarioRun(
             scenario: scenario, seed: seed, trace: run.trace, expectationResults: results,
-            violations: run.violations + unplayableViolation(run, scenario) + runawayViolation(run), finalWorld: run.finalWorld, swarm: faults
+            violations: run.violations + unplayableViolation(run, scenario) + runawayViolation(run), actions: run.actions,
+            finalWorld: run.finalWorld, swarm: faults
         )
         scenarioRun.exhaustiveResults = scenario.exhaustive.map {
             ExhaustiveCheck.check($0, expectations: scenario.expectations, trace: run.trace)
@@ -60,7 +63,7 @@ public enum ScenarioRunner {
                 eventBudget: scenario.runEventBudget, progress: progress
             )
         }
-        return MonitoredRun(world: world, schedule: schedule.map(\.action), settle: scenario.settle)
+        return MonitoredRun(world: world, schedule: schedule.map(\.action), settle: scenario.settle, end: scenario.scheduleEnd)
     }
 
     /// A schedule step that could not be taken: the file no longer matches the model.
@@ -68,7 +71,7 @@ public enum ScenarioRunner {
         guard let position = run.unplayable, let step = scenario.schedule?[position] else { return [] }
         return [Violation(
             invariant: "schedule-replays", rules: [], time: run.finalWorld.now, observer: "schedule", eventIndex: nil,
-            message: "line \(step.line): '\(step.action.scheduleText)' is not enabled after \(position) steps; the model has changed since the schedule was written"
+            message: "line \(step.line): '\(step.action.scheduleText)' is not pending after \(position) steps; the model has changed since the schedule was written"
         )]
     }
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A deliberate bug that a debug build can switch on, so the tests can show that the invariant
 /// monitors and the fuzzer catch it ("the tests of the tests"). Each names the rule it breaks.
 public enum Mutant: String, CaseIterable, Sendable {
@@ -61,30 +59,50 @@ public enum Mutant: String, CaseIterable, Sendable {
     case retryJoinForever = "retry-join-forever"
 }
 
-/// The switch for mutants. Only builds with the `MUTANTS` condition (debug builds) can turn
-/// one on; everywhere else `isOn` is constant false and the checks compile away.
+/// The switch for mutants: a task-local, so a mutant is on only inside `withMutant`'s body (and
+/// the child tasks it starts), never in another test running beside it. Threads the body
+/// hands work to (Dispatch workers) do not inherit it: capture `current` before and re-bind it
+/// in each worker with `withMutant`. Only builds with the `MUTANTS` condition (debug builds)
+/// can turn one on; everywhere else `isOn` is constant false and the checks compile away.
 public enum Mutants {
-    private static let active = Atomic<Int>(-1)
+    #if MUTANTS
+    @TaskLocal private static var active: Mutant?
+    #endif
 
-    /// Switches `mutant` on for the whole process (nil: none). Returns false when this build
-    /// cannot carry mutants.
-    @discardableResult
-    public static func activate(_ mutant: Mutant?) -> Bool {
+    /// Whether this build can carry mutants (debug builds).
+    public static var areAvailable: Bool {
         #if MUTANTS
-        active.store(mutant.flatMap { Mutant.allCases.firstIndex(of: $0) } ?? -1, ordering: .relaxed)
-        return true
+        true
         #else
-        return mutant == nil
+        false
+        #endif
+    }
+
+    /// The mutant switched on where this is called (nil: none).
+    public static var current: Mutant? {
+        #if MUTANTS
+        active
+        #else
+        nil
+        #endif
+    }
+
+    /// Runs `body` with `mutant` switched on (nil: none). In a build without mutants `body`
+    /// runs unchanged; check `areAvailable` first where that matters.
+    public static func withMutant<Result>(_ mutant: Mutant?, _ body: () throws -> Result) rethrows -> Result {
+        #if MUTANTS
+        try $active.withValue(mutant, operation: body)
+        #else
+        try body()
         #endif
     }
 
     @inline(__always)
     public static func isOn(_ mutant: Mutant) -> Bool {
         #if MUTANTS
-        let index = active.load(ordering: .relaxed)
-        return index >= 0 && Mutant.allCases[index] == mutant
+        active == mutant
         #else
-        return false
+        false
         #endif
     }
 }

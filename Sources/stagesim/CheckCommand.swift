@@ -48,7 +48,10 @@ struct CheckCommand: ParsableCommand {
     @Option(help: "Switch on a deliberate bug (debug builds only; `stagesim invariants --mutants` lists them).") var mutant: String?
 
     func run() throws {
-        try MutantOption.activate(mutant)
+        try MutantOption.withMutant(mutant, check)
+    }
+
+    private func check() throws {
         try checkOutputTarget()
         let scenario: Scenario
         do {

@@ -3,6 +3,7 @@ import FailureStore
 import Foundation
 import Scenario
 import Simulation
+import StageWorld
 import Synchronization
 
 /// Saves each shrunk failure of a fuzz campaign the moment it is found, so that a killed
@@ -62,12 +63,13 @@ final class FailureRecorder: Sendable {
     func record(_ failure: FuzzFailure) -> [String] {
         let path = (regressions as NSString).appendingPathComponent("seed-\(failure.seed)-\(failure.violation.invariant).yaml")
         let draft = regressionDraft(failure, path: path)
+        let text = regressionText(draft, schedule: failure.schedule)
         var lines = ["FAIL seed \(failure.seed): \(failure.violation)"]
         lines += generator.draft(seed: failure.seed).parameters.map { "  \($0)" }
         lines.append("  shrunk to \(draft.participants.count) participants, \(draft.steps.count) steps; trace hash \(XXH3.hex(failure.traceHash))")
         var written = false
         do {
-            try FileOutput.writeWhole(draft.yaml, to: path)
+            try FileOutput.writeWhole(text, to: path)
             lines += ["  wrote \(path)", "  replay: stagesim run \(path)"]
             written = true
         } catch {
@@ -75,7 +77,7 @@ final class FailureRecorder: Sendable {
         }
         let record = FailureRecord(
             seed: failure.seed, invariant: failure.violation.invariant, rules: draft.covers, message: failure.violation.message,
-            traceHashHex: XXH3.hex(failure.traceHash), scenarioYAML: draft.yaml, originalStepCount: failure.original.steps.count,
+            traceHashHex: XXH3.hex(failure.traceHash), scenarioYAML: text, originalStepCount: failure.original.steps.count,
             shrunkStepCount: draft.steps.count, createdAtRun: runLabel, regressionPath: written ? path : nil
         )
         lines.append(state.withLock { storeLine(record, state: &$0) })
@@ -143,8 +145,17 @@ final class FailureRecorder: Sendable {
             "Found by stagesim fuzz, seed \(failure.seed); shrunk from \(failure.original.steps.count) steps and "
                 + "\(failure.original.participants.count) participants to \(draft.steps.count) and \(draft.participants.count).",
             "Violates \(failure.violation.invariant): \(failure.violation.message)",
-            "Replay: stagesim run \(path)   (or: stagesim replay \(failure.seed))",
+            failure.schedule == nil
+                ? "Replay: stagesim run \(path)   (a runaway run has no schedule: it is replayed by its seed)"
+                : "Replay: stagesim run \(path)   (its schedule: the exact actions; by seed: stagesim replay \(failure.seed))",
+            "After a model change: \(RegressionFile.regenerateCommand(path))",
         ]
         return draft
+    }
+
+    /// The draft's file, with the schedule of its run when it has one.
+    private func regressionText(_ draft: ScenarioDraft, schedule: [Action]?) -> String {
+        guard let schedule else { return draft.yaml }
+        return RegressionFile.text(original: draft.yaml, world: draft.scenario().makeWorld(seed: draft.seed), actions: schedule)
     }
 }

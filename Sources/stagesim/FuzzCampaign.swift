@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Scenario
+import StageCore
 import Synchronization
 
 /// Runs a range of seeds on worker threads, with a progress line on a terminal. Each failure is
@@ -30,30 +31,36 @@ struct FuzzCampaign {
         let state = Mutex(Results())
         let cursor = Mutex(0)
         let console = Mutex(FuzzConsole(total: count))
+        let mutant = Mutants.current
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
-            while let seed = claim(cursor, start: start), !enoughFailures(state) {
-                let failure = Fuzzer.check(seed: seed, generator: generator, shrink: shrink) { violation in
-                    guard record != nil else { return }
-                    console.withLock { $0.printAbove(["seed \(seed) breaks \(violation.invariant); shrinking"]) }
-                }
-                let lines = failure.flatMap { record?($0) } ?? []
-                let divergence = checkDeterminism ? DeterminismCheck.firstDivergence(generator.draft(seed: seed).draft) : nil
-                let (done, failing) = state.withLock { results in
-                    if let failure { results.failures.append(failure) }
-                    if let divergence { results.divergences.append("seed \(seed): \(divergence)") }
-                    results.seedsRun += 1
-                    return (results.seedsRun, results.failures.count)
-                }
-                console.withLock { console in
-                    console.printAbove(lines)
-                    console.update(done: done, failing: failing, elapsed: Date().timeIntervalSince(start))
-                }
-            }
+            Mutants.withMutant(mutant) { work(state: state, cursor: cursor, console: console, start: start) }
         }
         console.withLock { $0.finish() }
         var results = state.withLock { $0 }
         results.elapsedSeconds = Date().timeIntervalSince(start)
         return results
+    }
+
+    /// One worker: claims seeds until none are left, the time is up or enough have failed.
+    private func work(state: borrowing Mutex<Results>, cursor: borrowing Mutex<Int>, console: borrowing Mutex<FuzzConsole>, start: Date) {
+        while let seed = claim(cursor, start: start), !enoughFailures(state) {
+            let failure = Fuzzer.check(seed: seed, generator: generator, shrink: shrink) { violation in
+                guard record != nil else { return }
+                console.withLock { $0.printAbove(["seed \(seed) breaks \(violation.invariant); shrinking"]) }
+            }
+            let lines = failure.flatMap { record?($0) } ?? []
+            let divergence = checkDeterminism ? DeterminismCheck.firstDivergence(generator.draft(seed: seed).draft) : nil
+            let (done, failing) = state.withLock { results in
+                if let failure { results.failures.append(failure) }
+                if let divergence { results.divergences.append("seed \(seed): \(divergence)") }
+                results.seedsRun += 1
+                return (results.seedsRun, results.failures.count)
+            }
+            console.withLock { console in
+                console.printAbove(lines)
+                console.update(done: done, failing: failing, elapsed: Date().timeIntervalSince(start))
+            }
+        }
     }
 
     private func enoughFailures(_ state: borrowing Mutex<Results>) -> Bool {

@@ -55,7 +55,10 @@ struct FuzzCommand: ParsableCommand {
     }
 
     func run() throws {
-        try MutantOption.activate(mutant)
+        try MutantOption.withMutant(mutant, runCampaign)
+    }
+
+    private func runCampaign() throws {
         let first = fresh ? UInt64.random(in: 1...UInt64(UInt32.max)) : from
         let range = "\(first)...\(first + UInt64(seeds - 1))"
         print("seeds: \(range)  jobs: \(jobs)\(checkDeterminism ? "  (checking determinism)" : "")")

@@ -1,14 +1,16 @@
 import ArgumentParser
 import StageCore
 
-/// `--mutant NAME`: switches a deliberate bug on for the whole process (debug builds only).
+/// `--mutant NAME`: runs a command with a deliberate bug switched on (debug builds only).
 enum MutantOption {
-    static func activate(_ name: String?) throws {
-        guard let name else { return }
+    /// Runs `body` with the named mutant switched on; without a name, as it is.
+    static func withMutant<Result>(_ name: String?, _ body: () throws -> Result) throws -> Result {
+        guard let name else { return try body() }
         guard let mutant = Mutant(rawValue: name) else {
             throw ValidationError("unknown mutant '\(name)'; expected one of: \(Mutant.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        guard Mutants.activate(mutant) else { throw ValidationError("this is a release build: mutants exist in debug builds only") }
+        guard Mutants.areAvailable else { throw ValidationError("this is a release build: mutants exist in debug builds only") }
         print("mutant: \(name) is switched on")
+        return try Mutants.withMutant(mutant, body)
     }
 }

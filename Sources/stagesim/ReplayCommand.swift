@@ -6,6 +6,7 @@ import Simulation
 
 /// `stagesim replay <seed | file>` or `stagesim replay --id N`: rerun a generated seed, a
 /// scenario file or a failure saved in the store bit for bit, with the violating step marked.
+/// `--reschedule <file>` writes a regression file's schedule again from a timed run of its seed.
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
@@ -24,12 +25,16 @@ struct ReplayCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Virtual seconds per generated scenario, as given to fuzz (\(OptionRanges.durationSeconds)).", transform: OptionRanges.durationSeconds.parse)
     var duration: UInt64?
     @Flag(help: "Include network deliveries and losses in the timeline.") var verbose = false
+    @Flag(help: "Run a regression file by its seed, ignoring its schedule, and write that run's actions as its new `schedule:` (after a model change).")
+    var reschedule = false
 
     func validate() throws {
         guard (target == nil) != (id == nil) else { throw ValidationError("give a seed or a file, or --id, but not both") }
+        guard !reschedule || target.map(FileManager.default.fileExists) == true else { throw ValidationError("--reschedule needs a regression file") }
     }
 
     func run() throws {
+        if reschedule, let target { return try rescheduleFile(target) }
         let scenario: Scenario
         var recordedHash: String?
         do {
@@ -59,6 +64,33 @@ struct ReplayCommand: ParsableCommand {
             print(same ? "  same trace hash as when it was found" : "  trace hash differs from the recorded \(recordedHash): the code has changed since")
         }
         if !run.passed { throw ExitCode(1) }
+    }
+
+    /// `--reschedule`: the file's timed run by its seed becomes its schedule (the rest of the
+    /// file stays as it is).
+    private func rescheduleFile(_ path: String) throws {
+        let original: String
+        var scenario: Scenario
+        do {
+            original = try String(contentsOfFile: path, encoding: .utf8)
+            scenario = try ScenarioLoader.parse(original, path: path)
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        scenario.schedule = nil
+        let run = ScenarioRunner.run(scenario)
+        guard !run.violations.contains(where: { $0.invariant == ScenarioRunner.eventBudgetInvariant }) else {
+            throw ValidationError("\(path) runs away (its schedule would be its whole event budget); it is replayed by its seed")
+        }
+        let text = RegressionFile.text(original: original, world: scenario.makeWorld(seed: run.seed), actions: run.actions)
+        do {
+            try FileOutput.writeWhole(text, to: path)
+        } catch {
+            throw ValidationError("\(path): \(error)")
+        }
+        RunPrinter(verbose: verbose).printRun(run, timeline: false)
+        print("wrote a schedule of \(run.actions.count) actions to \(path)")
     }
 
     private func storedFailure(_ id: Int64) throws -> FailureRecord {

@@ -36,9 +36,12 @@ struct RunCommand: ParsableCommand {
     var swarm = false
 
     func run() throws {
+        try MutantOption.withMutant(mutant, runScenarios)
+    }
+
+    private func runScenarios() throws {
         let listing = try scenarioListing()
         let isDirectory = listing.isDirectory
-        try MutantOption.activate(mutant)
         try checkTraceTarget(directoryMode: isDirectory)
         print(seed.map { "seed: \($0)" } ?? "seed: each scenario's own (listed per scenario)")
         flushOutput()

@@ -1,4 +1,3 @@
-import FailureStore
 import Foundation
 import Testing
 @testable import Scenario
@@ -130,17 +129,30 @@ struct PropertyRunTests {
     }
 }
 
-/// Every failure saved in the committed failure store must now hold every invariant: a saved
-/// failure is a bug that was found; it stays in the store as a regression once fixed.
-@Suite("Saved failures stay fixed")
-struct StoredFailureTests {
-    @Test("each failure in Scenarios/regressions/failures.sqlite now holds every invariant")
-    func storedFailuresHold() throws {
-        let path = packageRoot + "/Scenarios/regressions/failures.sqlite"
-        guard FileManager.default.fileExists(atPath: path) else { return }
-        for record in try FailureStore(path: path).all() {
-            let run = ScenarioRunner.run(try ScenarioLoader.parse(record.scenarioYAML, path: "failure-\(record.id ?? 0).yaml"))
-            #expect(run.violations.isEmpty, "failure \(record.id ?? 0) (seed \(record.seed), \(record.invariant)) breaks again: \(run.violations)")
+/// Every committed regression under `Scenarios/regressions/` replays the exact actions of its
+/// recorded run (`schedule:`), whatever order the PRNG draws come in today, and now holds every
+/// invariant: a regression is a bug that was found and fixed. A schedule that no longer
+/// replays fails here, naming the file, the step and the command that writes it again.
+@Suite("Committed regressions replay exactly")
+struct RegressionReplayTests {
+    static let files = ScenarioListing(under: packageRoot + "/Scenarios/regressions").files
+
+    @Test("Scenarios/regressions holds regression files")
+    func present() {
+        #expect(!Self.files.isEmpty)
+    }
+
+    @Test("each regression replays its schedule step by step and holds every invariant", arguments: files)
+    func replays(path: String) throws {
+        let relative = "Scenarios/regressions/" + (path as NSString).lastPathComponent
+        let regenerate = "swift run stagesim replay --reschedule \(relative)"
+        let scenario = try ScenarioLoader.load(path: path)
+        try #require(scenario.schedule != nil && scenario.scheduleEnd == .timed, "\(relative) has no recorded schedule; write it: \(regenerate)")
+        let run = ScenarioRunner.run(scenario)
+        if let stale = run.violations.first(where: { $0.invariant == "schedule-replays" }) {
+            Issue.record("\(relative): \(stale.message). Write it again: \(regenerate)")
+            return
         }
+        #expect(run.violations.isEmpty, "\(relative) breaks again: \(run.violations)")
     }
 }

@@ -35,7 +35,7 @@ struct ScheduleTests {
         let stale = try ScenarioLoader.parse(base + "schedule: [\(join.scheduleText), fire 999]\n", path: "s.yaml")
         let failed = ScenarioRunner.run(stale)
         #expect(failed.violations.map(\.invariant) == ["schedule-replays"])
-        #expect(failed.violations.first?.message.hasPrefix("line 12: 'fire 999' is not enabled after 1 steps") == true)
+        #expect(failed.violations.first?.message.hasPrefix("line 12: 'fire 999' is not pending after 1 steps") == true)
     }
 
     @Test("a schedule entry that is not an action is an error at its line and column")
