@@ -1,4 +1,3 @@
-import Foundation
 import Signaling
 import Simulation
 import StageCore
@@ -29,7 +28,7 @@ struct TokenInputs: HostileInputTarget {
         switch random.below(10) {
         case 0...3: return TextMutator.mutate(token, splices: [".", "..", "=", "+", "/", "eyJ", "e30", "AAAA", " "], random: &random)
         case 4...8: return resegmented(token, random: &random)
-        default: return (0...random.below(4)).map { _ in Self.base64URL(Array((0..<random.below(64)).map { _ in UInt8(truncatingIfNeeded: random.next()) })) }.joined(separator: ".")
+        default: return (0...random.below(4)).map { _ in Base64URL.encode(Array((0..<random.below(64)).map { _ in UInt8(truncatingIfNeeded: random.next()) })) }.joined(separator: ".")
         }
     }
 
@@ -38,8 +37,8 @@ struct TokenInputs: HostileInputTarget {
         var segments = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard segments.count == 3 else { return token }
         let index = random.chance(0.25) ? 0 : 1
-        guard let bytes = Self.bytes(base64URL: segments[index]), let json = try? JSONValue.parse(utf8: bytes) else { return token }
-        segments[index] = Self.base64URL(Array(JSONMutator.mutate(json, identifiers: ["alice", "bob", Self.stageId], random: &random).jsonText.utf8))
+        guard let bytes = Base64URL.decode(Array(segments[index].utf8)), let json = try? JSONValue.parse(utf8: bytes) else { return token }
+        segments[index] = Base64URL.encode(Array(JSONMutator.mutate(json, identifiers: ["alice", "bob", Self.stageId], random: &random).jsonText.utf8))
         return segments.joined(separator: ".")
     }
 
@@ -49,14 +48,5 @@ struct TokenInputs: HostileInputTarget {
         case .success: return genuine.contains(input) ? .accepted : .finding("a token that is not one of the genuine ones verified")
         case .failure(let rejection): return rejection.reason.isEmpty ? .finding("a rejection without a reason: \(rejection.code.name)") : .rejected
         }
-    }
-
-    private static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
-    private static func bytes(base64URL text: String) -> [UInt8]? {
-        let standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        return Data(base64Encoded: standard + String(repeating: "=", count: (4 - standard.count % 4) % 4)).map(Array.init)
     }
 }

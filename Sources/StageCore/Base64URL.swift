@@ -1,13 +1,13 @@
 /// Unpadded base64url (RFC 4648 §5) that decodes only canonical text: alphabet `A-Za-z0-9-_`,
 /// no `=`, length not ≡ 1 (mod 4), unused trailing bits zero. Each byte string has one encoding (TOK-1).
-enum Base64URL {
+public enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
     /// Each byte's 6-bit value, or 0xFF outside the alphabet.
     private static let sextets: [UInt8] = (0...255).map { byte in
         UInt8(alphabet.firstIndex(of: UInt8(byte)) ?? 0xFF)
     }
 
-    static func encode(_ bytes: [UInt8]) -> String {
+    public static func encode(_ bytes: [UInt8]) -> String {
         let alphabet = alphabet
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count * 4 + 2) / 3)
@@ -28,7 +28,8 @@ enum Base64URL {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func decode(_ text: [UInt8]) -> [UInt8]? { decode(text, text.indices) }
+    /// Decodes `text`; nil unless it is canonical.
+    public static func decode(_ text: [UInt8]) -> [UInt8]? { decode(text, text.indices) }
 
     /// Decodes `text[range]`; nil unless it is canonical.
     static func decode(_ text: [UInt8], _ range: Range<Int>) -> [UInt8]? {
