@@ -1,4 +1,5 @@
 import Dispatch
+import Simulation
 import StageCore
 import StageWorld
 import Synchronization
@@ -56,9 +57,10 @@ struct BreadthFirstSearch {
     /// Every successor of `nodes`, in order; a state already in `visited` keeps no node.
     private static func successors(of nodes: ArraySlice<ModelChecker.Node>, checker: ModelChecker, visited: VisitedStates) -> [ModelChecker.Successor] {
         var successors: [ModelChecker.Successor] = []
+        var scratch = CanonicalWriter(reservingCapacity: 4096)
         for node in nodes {
             for action in checker.actions(from: node) {
-                var successor = checker.successor(of: node, via: action)
+                var successor = checker.successor(of: node, via: action, scratch: &scratch)
                 if successor.violation == nil && visited.contains(successor.key) { successor.node = nil }
                 successors.append(successor)
             }

@@ -1,3 +1,4 @@
+import Simulation
 import StageWorld
 
 /// Depth-first search on one core, with an explicit stack: memory grows with the depth, not
@@ -16,11 +17,12 @@ struct DepthFirstSearch {
         var deepest = 0
         var bound: String?
         var counterexample: Counterexample?
+        var scratch = CanonicalWriter(reservingCapacity: 4096)
         search: while let (node, depth) = stack.popLast() {
             guard depth < checker.options.maxDepth else { bound = "depth \(checker.options.maxDepth)"; continue }
             for action in checker.actions(from: node).reversed() {
                 ledger.generated += 1
-                let successor = checker.successor(of: node, via: action)
+                let successor = checker.successor(of: node, via: action, scratch: &scratch)
                 if let violation = successor.violation {
                     counterexample = Counterexample(actions: ledger.paths.path(to: node.id) + [action], violation: violation)
                     break search

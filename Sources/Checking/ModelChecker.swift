@@ -87,11 +87,14 @@ public struct ModelChecker: Sendable {
     public let initial: World
     public let options: CheckOptions
     public let symmetry: Symmetry
+    /// The fault plan's hash, the one part of the encoding no action changes.
+    let faultsHash: UInt64
 
     public init(world: World, options: CheckOptions) {
         self.initial = world
         self.options = options
         self.symmetry = options.symmetry ? Symmetry(world: world) : .none
+        self.faultsHash = world.faultsHash
     }
 
     /// Explores until a violation, the bounds, or the end of the state space.
@@ -106,12 +109,15 @@ public struct ModelChecker: Sendable {
         }
     }
 
-    /// One state under exploration: the world, its monitors, the drops its path used.
+    /// One state under exploration: the world, its monitors, the drops its path used, and the
+    /// hash of each world component (`WorldComponents`), kept so that a successor rehashes
+    /// only the components its action changed.
     struct Node: Sendable {
         var world: World
         var monitors: MonitorSet
         var drops: Int
         var id: Int32
+        var componentHashes: [UInt64]
     }
 
     /// A successor of a node through one action, with its key and any violation on the way;
@@ -125,7 +131,11 @@ public struct ModelChecker: Sendable {
         var violation: Violation?
     }
 
-    var root: Node { Node(world: initial, monitors: MonitorSet(), drops: 0, id: 0) }
+    var root: Node {
+        var scratch = CanonicalWriter(reservingCapacity: 4096)
+        let hashes = (0..<initial.componentCount).map { initial.componentHash($0, scratch: &scratch) }
+        return Node(world: initial, monitors: MonitorSet(), drops: 0, id: 0, componentHashes: hashes)
+    }
 
     /// The actions the search tries from `node`: drops only while the budget lasts.
     func actions(from node: Node) -> [Action] {
@@ -134,29 +144,40 @@ public struct ModelChecker: Sendable {
         return all.filter { if case .drop = $0 { false } else { true } }
     }
 
-    /// Applies `action` to `node`, with every monitor watching, and keys the result.
-    func successor(of node: Node, via action: Action) -> Successor {
+    /// Applies `action` to `node`, with every monitor watching, and keys the result; `scratch`
+    /// is the caller's reusable encoding buffer.
+    func successor(of node: Node, via action: Action, scratch: inout CanonicalWriter) -> Successor {
         var next = node
         let before = node.monitors.violations.count
-        let events = next.world.apply(action)
+        let (events, changed) = next.world.applyReportingChanges(action)
         if case .drop = action { next.drops += 1 }
+        for component in next.componentHashes.indices where changed.contains(component: component) {
+            next.componentHashes[component] = next.world.componentHash(component, scratch: &scratch)
+        }
         next.monitors.observe(events, world: next.world)
         var violation = next.monitors.violations.dropFirst(before).first
         if violation == nil && next.world.isQuiescent {
             violation = next.monitors.quiescentViolations(world: next.world).first
         }
-        let (key, orbit) = self.key(of: next)
+        let (key, orbit) = self.key(of: next, scratch: &scratch)
         return Successor(parent: node.id, action: action, node: next, key: key, orbitSize: orbit, violation: violation)
     }
 
-    /// The state's key: the smallest fingerprint over the symmetry group (with the drops used),
-    /// and how many distinct images the state has (its orbit).
-    func key(of node: Node) -> (StateKey, Int) {
-        guard symmetry.permutations.count > 1 else { return (encodedKey(of: node, under: symmetry.permutations[0]), 1) }
+    /// The state's key: the drops used and the world, as the combined component hashes (no
+    /// symmetry, fingerprints) or as the smallest encoding over the symmetry group; and how
+    /// many distinct images the state has (its orbit).
+    func key(of node: Node, scratch: inout CanonicalWriter) -> (StateKey, Int) {
+        guard symmetry.permutations.count > 1 || options.exact else {
+            scratch.reset()
+            scratch.write(node.drops)
+            scratch.write(faultsHash)
+            for hash in node.componentHashes { scratch.write(hash) }
+            return (StateKey(fingerprint: XXH3.hash64(scratch.bytes), bytes: []), 1)
+        }
         var best: StateKey?
         var images = Set<UInt64>()
         for permutation in symmetry.permutations {
-            let candidate = encodedKey(of: node, under: permutation)
+            let candidate = encodedKey(of: node, under: permutation, scratch: &scratch)
             images.insert(candidate.fingerprint)
             if best.map({ Self.precedes(candidate, $0) }) ?? true { best = candidate }
         }
@@ -164,10 +185,14 @@ public struct ModelChecker: Sendable {
     }
 
     /// The drops used and the world, encoded under one renaming.
-    private func encodedKey(of node: Node, under permutation: Symmetry.Permutation) -> StateKey {
-        var writer = CanonicalWriter(reservingCapacity: 4096)
+    private func encodedKey(of node: Node, under permutation: Symmetry.Permutation, scratch writer: inout CanonicalWriter) -> StateKey {
+        writer.reset()
         writer.nameImages = permutation.nameImages
         writer.clientIndexImages = permutation.clientIndexImages
+        defer {
+            writer.nameImages = [:]
+            writer.clientIndexImages = []
+        }
         writer.write(node.drops)
         node.world.encodeExplorationState(into: &writer)
         return StateKey(fingerprint: XXH3.hash64(writer.bytes), bytes: options.exact ? writer.bytes : [])
@@ -193,7 +218,8 @@ struct SearchLedger {
         self.checker = checker
         visited = VisitedStates(exact: checker.options.exact)
         start = clock.now
-        _ = visited.insert(checker.key(of: checker.root).0)
+        var scratch = CanonicalWriter()
+        _ = visited.insert(checker.key(of: checker.root, scratch: &scratch).0)
     }
 
     var seconds: Double { (clock.now - start).totalSeconds }

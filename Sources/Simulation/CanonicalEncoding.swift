@@ -56,7 +56,10 @@ public struct CanonicalWriter: Sendable {
     public var clientIndexImages: [Int] = []
 
     /// A participant name (participant id, jti) under the renaming.
-    public mutating func writeName(_ name: String) { write(nameImages[name] ?? name) }
+    public mutating func writeName(_ name: String) {
+        guard !nameImages.isEmpty, let image = nameImages[name] else { return write(name) }
+        write(image)
+    }
 
     /// Where client `index` stands under the renaming (its own index without one).
     public func image(ofClient index: Int) -> Int {
@@ -68,18 +71,36 @@ public struct CanonicalWriter: Sendable {
 
     /// Elements whose order carries no meaning, or derives from names: each is encoded alone
     /// (under the same renaming) and they are written sorted by their bytes, after a count.
+    /// The elements are written in place and only their byte ranges are sorted, so a set costs
+    /// no allocation unless it has two or more elements.
     public mutating func writeUnordered<Elements: Sequence>(_ elements: Elements, _ encode: (inout CanonicalWriter, Elements.Element) -> Void) {
-        var encoded: [[UInt8]] = []
+        let countOffset = bytes.count
+        write(UInt32(0))
+        let start = bytes.count
+        var ends: [Int] = []
         for element in elements {
-            var single = CanonicalWriter(reservingCapacity: 64)
-            single.nameImages = nameImages
-            single.clientIndexImages = clientIndexImages
-            encode(&single, element)
-            encoded.append(single.bytes)
+            encode(&self, element)
+            ends.append(bytes.count)
         }
-        encoded.sort { $0.lexicographicallyPrecedes($1) }
-        write(UInt32(encoded.count))
-        for element in encoded { bytes.append(contentsOf: element) }
+        withUnsafeBytes(of: UInt32(ends.count).littleEndian) { count in
+            for (offset, byte) in count.enumerated() { bytes[countOffset + offset] = byte }
+        }
+        guard ends.count > 1 else { return }
+        sortElements(from: start, ends: ends)
+    }
+
+    /// Reorders the elements written from `start` (element `i` ends at `ends[i]`) by their bytes.
+    private mutating func sortElements(from start: Int, ends: [Int]) {
+        let ranges = ends.indices.map { (i: Int) -> Range<Int> in (i == 0 ? start : ends[i - 1])..<ends[i] }
+        let written = Array(bytes[start...])
+        let sorted = ranges.sorted { left, right in
+            written[(left.lowerBound - start)..<(left.upperBound - start)]
+                .lexicographicallyPrecedes(written[(right.lowerBound - start)..<(right.upperBound - start)])
+        }
+        var position = start
+        for range in sorted {
+            for offset in range { bytes[position] = written[offset - start]; position += 1 }
+        }
     }
 }
 

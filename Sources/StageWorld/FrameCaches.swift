@@ -1,8 +1,8 @@
 import StageCore
 
-/// Frames already encoded and decoded in this process: what a message encodes to, and what a
-/// frame decodes to at a given side, never change, and broadcasts and keepalive frames repeat
-/// (SIG-1).
+/// Frames already encoded and decoded in this process, consulted once when a frame is made
+/// (`FrameContent`): what a message encodes to, and what a frame decodes to at a given side,
+/// never change, and broadcasts and keepalive frames repeat (SIG-1).
 enum FrameCaches {
     struct Encoding: Hashable, Sendable {
         var message: WireMessage

@@ -129,8 +129,8 @@ public struct ConnectMetadata: Hashable, Sendable {
 public struct Envelope: Hashable, Sendable {
     public var from: Endpoint
     public var to: Endpoint
-    /// The Sora signaling JSON text frame.
-    public var frame: String
+    /// The frame's text and what it decodes to at the receiver, made once with the frame.
+    public var content: FrameContent
     /// The connection it belongs to: the client's connection number when it was sent. A
     /// message of an older connection is discarded on arrival (NET-3).
     public var epoch: Int
@@ -144,34 +144,26 @@ public struct Envelope: Hashable, Sendable {
 
     /// A frame carrying `message` on the stage `channelId`.
     public init(from: Endpoint, to: Endpoint, message: WireMessage, epoch: Int, channelId: String) {
-        let key = FrameCaches.Encoding(message: message, channelId: channelId)
-        let frame = FrameCaches.encoded.value(for: key) {
-            WireFrames.signaling(message, channelId: channelId).frame
-        }
-        self.init(from: from, to: to, frame: frame, epoch: epoch)
+        self.init(from: from, to: to, content: FrameContent(message: message, channelId: channelId, atServer: to == .server), epoch: epoch)
     }
 
     /// A frame as given, e.g. a malformed one a scenario injects (SIG-8).
     public init(from: Endpoint, to: Endpoint, frame: String, epoch: Int) {
+        self.init(from: from, to: to, content: FrameContent(text: frame, atServer: to == .server), epoch: epoch)
+    }
+
+    private init(from: Endpoint, to: Endpoint, content: FrameContent, epoch: Int) {
         self.from = from
         self.to = to
-        self.frame = frame
+        self.content = content
         self.epoch = epoch
     }
 
-    /// The stage message the frame carries, or why it carries none (SIG-8). Decoding is a pure
-    /// function of the text and the receiving side, so a frame seen before (a broadcast, a
-    /// ping) is decoded once per process.
-    public func decoded() -> Result<WireMessage, SignalingFrameError> {
-        FrameCaches.decoded.value(for: FrameCaches.Decoding(frame: frame, atServer: to == .server)) { decode() }
-    }
+    /// The Sora signaling JSON text frame.
+    public var frame: String { content.text }
 
-    private func decode() -> Result<WireMessage, SignalingFrameError> {
-        switch SignalingMessage.decode(frame: frame, arrivingAt: to == .server ? .server : .client) {
-        case .failure(let error): return .failure(SignalingFrameError(description: error.description))
-        case .success(let signaling): return WireFrames.message(signaling).mapError { SignalingFrameError(description: $0.message) }
-        }
-    }
+    /// The stage message the frame carries, or why it carries none (SIG-8).
+    public func decoded() -> Result<WireMessage, SignalingFrameError> { content.decoded }
 
     /// The client end of the link this envelope travels (every link joins a client and the server).
     public var clientIndex: Int {

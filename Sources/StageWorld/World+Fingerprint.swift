@@ -11,14 +11,44 @@ extension World {
     /// Symmetry: names and client indices go through the writer's renaming maps, clients are
     /// written in the order of their images, and collections ordered by name as sets.
     public func encodeExplorationState(into writer: inout CanonicalWriter) {
-        let pending = PendingByClient(self)
-        server.encode(to: &writer)
         faults.encode(to: &writer)
+        encodeComponent(0, into: &writer)
         writer.write(UInt32(clients.count))
         for index in clients.indices.sorted(by: { writer.image(ofClient: $0) < writer.image(ofClient: $1) }) {
-            encodeClient(index, pending: pending.clients[index], to: &writer)
+            encodeComponent(index + 1, into: &writer)
         }
-        writer.writeUnordered(pending.serverTimers) { writer, timer in timer.encode(to: &writer, server: server) }
+    }
+
+    /// How many components the world has (`WorldComponents`): the service and each client.
+    public var componentCount: Int { clients.count + 1 }
+
+    /// Writes one component's part of the exploration state: for 0 the stage service and its
+    /// timers, for `i + 1` client `i` with everything pending for it. No component's bytes
+    /// depend on another's state, so a component the last action did not change keeps its hash.
+    public func encodeComponent(_ component: Int, into writer: inout CanonicalWriter) {
+        guard component > 0 else {
+            server.encode(to: &writer)
+            let timers = pending.entries.compactMap { entry -> ServerTimer? in
+                guard case .serverTimer(let timer) = entry.payload else { return nil }
+                return timer
+            }
+            return writer.writeUnordered(timers) { writer, timer in timer.encode(to: &writer, server: server) }
+        }
+        encodeClient(component - 1, pending: PendingByClient(self, clientIndex: component - 1), to: &writer)
+    }
+
+    /// The XXH3-64 hash of one component's encoding, written into `scratch` (cleared first).
+    public func componentHash(_ component: Int, scratch: inout CanonicalWriter) -> UInt64 {
+        scratch.reset()
+        encodeComponent(component, into: &scratch)
+        return XXH3.hash64(scratch.bytes)
+    }
+
+    /// The hash of the faults' part of the encoding: fixed for a run, as the fault plan is.
+    public var faultsHash: UInt64 {
+        var writer = CanonicalWriter()
+        faults.encode(to: &writer)
+        return XXH3.hash64(writer.bytes)
     }
 
     /// XXH3-64 of that encoding (writer built with the given renaming maps).
@@ -38,7 +68,7 @@ extension World {
     /// One client with everything pending for it: its link's conditions, both directions of
     /// its link with the frames on them (in queue order: the head is what arrives next), its
     /// script's host calls in order, and its timers as a set.
-    private func encodeClient(_ index: Int, pending: PendingByClient.ClientEvents, to writer: inout CanonicalWriter) {
+    private func encodeClient(_ index: Int, pending: PendingByClient, to writer: inout CanonicalWriter) {
         clients[index].encode(to: &writer, keyRing: server.keyRing)
         network.links[index].encode(to: &writer)
         for uplink in [false, true] {
@@ -54,26 +84,28 @@ extension World {
     }
 }
 
-/// The pending events of a world sorted out per client, each list in queue (sequence) order.
+/// The pending events of one client, each list in queue (sequence) order.
 private struct PendingByClient {
-    struct ClientEvents {
-        var hostCalls: [HostCall] = []
-        var timers: [ClientTimer] = []
-        /// Downlink frames, then uplink frames.
-        var deliveries: [[Envelope]] = [[], []]
-    }
+    var hostCalls: [HostCall] = []
+    var timers: [ClientTimer] = []
+    /// Downlink frames, then uplink frames.
+    var deliveries: [[Envelope]] = [[], []]
 
-    var clients: [ClientEvents]
-    var serverTimers: [ServerTimer] = []
-
-    init(_ world: World) {
-        clients = Array(repeating: ClientEvents(), count: world.clients.count)
-        for entry in world.pending.entries.sorted(by: { $0.sequence < $1.sequence }) {
+    init(_ world: World, clientIndex: Int) {
+        var mine = world.pending.entries.filter { entry in
             switch entry.payload {
-            case .hostCall(let index, let call): clients[index].hostCalls.append(call)
-            case .timer(let index, let timer): clients[index].timers.append(timer)
-            case .serverTimer(let timer): serverTimers.append(timer)
-            case .delivery(let envelope): clients[envelope.clientIndex].deliveries[envelope.isUplink ? 1 : 0].append(envelope)
+            case .hostCall(let index, _), .timer(let index, _): index == clientIndex
+            case .delivery(let envelope): envelope.clientIndex == clientIndex
+            case .serverTimer: false
+            }
+        }
+        mine.sort { $0.sequence < $1.sequence }
+        for entry in mine {
+            switch entry.payload {
+            case .hostCall(_, let call): hostCalls.append(call)
+            case .timer(_, let timer): timers.append(timer)
+            case .delivery(let envelope): deliveries[envelope.isUplink ? 1 : 0].append(envelope)
+            case .serverTimer: break
             }
         }
     }

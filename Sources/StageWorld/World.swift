@@ -36,6 +36,8 @@ public struct World: Hashable, Sendable {
     /// Partitions and outages (NET-2).
     public let faults: FaultPlan
     public internal(set) var pending: EventQueue<PendingEvent>
+    /// The components the action being applied has changed so far; empty between actions.
+    var touched = WorldComponents()
 
     /// A world at time zero; clients are ordered by name so that indices never depend on input
     /// order. The stage service trusts `keyRing` (by default the standard app and service keys).
@@ -70,13 +72,37 @@ public struct World: Hashable, Sendable {
     /// longer pending changes nothing and returns no event. `host` supplies strategy objects
     /// for Swift-API clients; it must answer deterministically for the step to stay pure.
     public mutating func apply(_ action: Action, host: (any HostStrategies)? = nil) -> [TraceEvent] {
+        applyReportingChanges(action, host: host).events
+    }
+
+    /// `apply`, also saying which components the action changed (the model checker rehashes
+    /// only those).
+    public mutating func applyReportingChanges(_ action: Action, host: (any HostStrategies)? = nil) -> (events: [TraceEvent], changed: WorldComponents) {
+        touched = WorldComponents()
+        let events: [TraceEvent]
         switch action {
         case .fire(let sequence):
-            guard let entry = pending.remove(sequence: sequence) else { return [] }
-            now = max(now, entry.due)
-            return fire(entry.payload, host: host)
+            if let entry = pending.remove(sequence: sequence) {
+                touch(owner: entry.payload)
+                now = max(now, entry.due)
+                events = fire(entry.payload, host: host)
+            } else {
+                events = []
+            }
         case .drop(let sequence):
-            return drop(sequence: sequence)
+            events = drop(sequence: sequence)
+        }
+        let changed = touched
+        touched = WorldComponents()
+        return (events, changed)
+    }
+
+    /// Marks the component a pending event belongs to as changed.
+    mutating func touch(owner event: PendingEvent) {
+        switch event {
+        case .delivery(let envelope): touched.insert(client: envelope.clientIndex)
+        case .hostCall(let index, _), .timer(let index, _): touched.insert(client: index)
+        case .serverTimer: touched.insertService()
         }
     }
 
@@ -148,6 +174,7 @@ public struct World: Hashable, Sendable {
     /// ejection, a connection replaced by a rejoin) take their frames in flight with them
     /// (SIG-6); then what it answered is sent, its timers set, and what changed recorded.
     private mutating func serve(_ handle: (inout StageServer) -> StageServer.Reply) -> [TraceEvent] {
+        touched.insertService()
         let connectionsBefore = server.connections
         let reply = handle(&server)
         var trace: [TraceEvent] = []
@@ -170,6 +197,7 @@ public struct World: Hashable, Sendable {
     /// (with a layout event when a composition's layout changed); `changed` tells whether the
     /// input did anything at all.
     private mutating func input(_ index: Int, _ handle: (inout Client) -> Client.Output) -> (changed: Bool, trace: [TraceEvent]) {
+        touched.insert(client: index)
         let layoutBefore = clients[index].compositionLayout
         let epochBefore = clients[index].epoch
         let output = handle(&clients[index])
