@@ -164,24 +164,37 @@ public struct ModelChecker: Sendable {
     }
 
     /// The state's key: the drops used and the world, as the combined component hashes (no
-    /// symmetry, fingerprints) or as the smallest encoding over the symmetry group; and how
-    /// many distinct images the state has (its orbit).
+    /// symmetry, fingerprints) or as the smallest encoding over the symmetry group (`Symmetry`);
+    /// and how many distinct images the state has (its orbit).
     func key(of node: Node, scratch: inout CanonicalWriter) -> (StateKey, Int) {
-        guard symmetry.permutations.count > 1 || options.exact else {
+        guard !symmetry.isTrivial || options.exact else {
             scratch.reset()
             scratch.write(node.drops)
             scratch.write(faultsHash)
             for hash in node.componentHashes { scratch.write(hash) }
             return (StateKey(fingerprint: XXH3.hash64(scratch.bytes), bytes: []), 1)
         }
+        let identity = Symmetry.Permutation(clientIndexImages: [], nameImages: [:])
+        let candidates = symmetry.isTrivial ? [identity] : symmetry.candidates(blurredHashes: blurredHashes(of: node.world, scratch: &scratch))
         var best: StateKey?
         var images = Set<UInt64>()
-        for permutation in symmetry.permutations {
+        for permutation in candidates {
             let candidate = encodedKey(of: node, under: permutation, scratch: &scratch)
             images.insert(candidate.fingerprint)
             if best.map({ Self.precedes(candidate, $0) }) ?? true { best = candidate }
         }
-        return (best ?? StateKey(fingerprint: 0, bytes: []), images.count)
+        return (best ?? StateKey(fingerprint: 0, bytes: []), symmetry.groupSize * images.count / candidates.count)
+    }
+
+    /// Each client's hash with the members of every class written alike (`Symmetry.blurred`).
+    private func blurredHashes(of world: World, scratch: inout CanonicalWriter) -> [UInt64] {
+        scratch.nameImages = symmetry.blurred.nameImages
+        scratch.clientIndexImages = symmetry.blurred.clientIndexImages
+        defer {
+            scratch.nameImages = [:]
+            scratch.clientIndexImages = []
+        }
+        return world.clients.indices.map { world.componentHash($0 + 1, scratch: &scratch) }
     }
 
     /// The drops used and the world, encoded under one renaming.

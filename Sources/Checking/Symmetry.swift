@@ -5,8 +5,15 @@ import SubscriberModel
 /// Symmetry reduction for the model checker: participants that are interchangeable (same SDK
 /// kind, strategy, settings, link and token shape; only their names differ) can swap roles
 /// without changing what can happen, so a state and its images under every such swap are one
-/// state. Each permutation renames participants and client indices in the canonical encoding;
-/// a state's key is the smallest over the group, which is the same for every image.
+/// state. A renaming maps participants and client indices in the canonical encoding; a
+/// state's key is the smallest encoding over the group, which is the same for every image.
+///
+/// The smallest image is found without trying all n! renamings (Stateright's representative):
+/// each interchangeable client is hashed with every name of its class written alike, clients
+/// are ranked by that hash within their class, and only clients with equal hashes (ties) are
+/// tried in every order. A renaming that fixes the state maps each client to one with the same
+/// hash, so the tied orders see every image the state's stabilizer allows, and the orbit size
+/// follows as |group| x (distinct images among the tied orders) / (tied orders).
 public struct Symmetry: Sendable {
     /// One renaming: client `i` is written as client `clientIndexImages[i]`, names likewise.
     public struct Permutation: Sendable {
@@ -16,16 +23,18 @@ public struct Symmetry: Sendable {
 
     /// Names of the interchangeable participants, one list per class of two or more.
     public let classes: [[String]]
-    /// Every permutation of the group, identity first.
-    public let permutations: [Permutation]
+    /// The client indices of each class, ascending.
+    let classIndices: [[Int]]
+    /// The renaming that writes every member of a class as the class's first member: the
+    /// encoding of a client under it does not depend on which member holds which role.
+    let blurred: Permutation
+    /// The size of the group: the product of the classes' factorials.
+    public let groupSize: Int
+    private let names: [String]
+    private let participantIds: [String?]
 
-    /// No reduction: only the identity.
-    public static let none = Symmetry(classes: [], permutations: [Permutation(clientIndexImages: [], nameImages: [:])])
-
-    private init(classes: [[String]], permutations: [Permutation]) {
-        self.classes = classes
-        self.permutations = permutations
-    }
+    /// No reduction.
+    public static let none = Symmetry(classIndices: [], names: [], participantIds: [])
 
     /// The group of `world`'s interchangeable participants (judged on the initial world).
     public init(world: World) {
@@ -34,27 +43,59 @@ public struct Symmetry: Sendable {
             roles[ClientRole(world.clients[index], link: world.network.links[index]), default: []].append(index)
         }
         let groups = roles.values.filter { $0.count > 1 }.sorted { $0[0] < $1[0] }
-        var images: [[Int]] = [Array(world.clients.indices)]
-        for group in groups {
-            images = images.flatMap { base in Self.orderings(of: group).map { ordering in
+        self.init(classIndices: groups, names: world.clients.map(\.name), participantIds: world.clients.map { $0.claims?.participantId })
+    }
+
+    private init(classIndices: [[Int]], names: [String], participantIds: [String?]) {
+        self.classIndices = classIndices
+        self.names = names
+        self.participantIds = participantIds
+        classes = classIndices.map { $0.map { names[$0] } }
+        groupSize = classIndices.reduce(1) { size, group in size * (1...group.count).reduce(1, *) }
+        var image = Array(names.indices)
+        for group in classIndices { for index in group { image[index] = group[0] } }
+        blurred = Self.permutation(image, names: names, participantIds: participantIds)
+    }
+
+    /// Whether the group has more than the identity.
+    public var isTrivial: Bool { classIndices.isEmpty }
+
+    /// The renaming that writes client `i` as client `image[i]`, names and participant ids alike.
+    func permutation(_ image: [Int]) -> Permutation {
+        Self.permutation(image, names: names, participantIds: participantIds)
+    }
+
+    private static func permutation(_ image: [Int], names: [String], participantIds: [String?]) -> Permutation {
+        var nameImages: [String: String] = [:]
+        for (index, target) in image.enumerated() where index != target {
+            nameImages[names[index]] = names[target]
+            if let from = participantIds[index], let to = participantIds[target] { nameImages[from] = to }
+        }
+        return Permutation(clientIndexImages: image, nameImages: nameImages)
+    }
+
+    /// The renamings worth trying for a state whose clients' blurred hashes are `hashes`: each
+    /// class's members in the order of their hashes, and every order of members whose hashes tie.
+    func candidates(blurredHashes hashes: [UInt64]) -> [Permutation] {
+        var images: [[Int]] = [Array(names.indices)]
+        for group in classIndices {
+            let ranked = group.sorted { (hashes[$0], $0) < (hashes[$1], $1) }
+            var orders: [[Int]] = [[]]
+            var start = 0
+            while start < ranked.count {
+                var end = start + 1
+                while end < ranked.count && hashes[ranked[end]] == hashes[ranked[start]] { end += 1 }
+                let tied = Self.orderings(of: Array(ranked[start..<end]))
+                orders = orders.flatMap { prefix in tied.map { prefix + $0 } }
+                start = end
+            }
+            images = images.flatMap { base in orders.map { order in
                 var image = base
-                for (position, index) in group.enumerated() { image[index] = ordering[position] }
+                for (rank, index) in order.enumerated() { image[index] = group[rank] }
                 return image
             } }
         }
-        classes = groups.map { $0.map { world.clients[$0].name } }
-        permutations = images.map { Self.permutation($0, world: world) }
-    }
-
-    private static func permutation(_ image: [Int], world: World) -> Permutation {
-        var names: [String: String] = [:]
-        for (index, target) in image.enumerated() where index != target {
-            names[world.clients[index].name] = world.clients[target].name
-            if let from = world.clients[index].claims?.participantId, let to = world.clients[target].claims?.participantId {
-                names[from] = to
-            }
-        }
-        return Permutation(clientIndexImages: image, nameImages: names)
+        return images.map(permutation)
     }
 
     /// Every ordering of `elements` (n! of them), in lexicographic order: ascending input first.
