@@ -30,6 +30,7 @@ struct BreadthFirstSearch {
             progress(ledger.progress(depth: depth, queued: next.count))
             if let found { counterexample = found; break }
             if full { bound = "\(checker.options.maxStates) states"; break }
+            ledger.peakFrontier = max(ledger.peakFrontier, next.count)
             level = next
         }
         return ledger.report(depth: depth, bound: bound, counterexample: counterexample)

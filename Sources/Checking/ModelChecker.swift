@@ -65,6 +65,13 @@ public struct CheckReport: Sendable {
     public var statesRepresented: Int
     public var collisionProbability: Double
     public var exact: Bool
+    /// What the search keeps per distinct state to the end: the visited set and each state's
+    /// parent and action (the counterexample paths), in bytes.
+    public var storedBytes: Int
+    /// The most states waiting to be expanded at once (a breadth-first level, a depth-first stack).
+    public var peakFrontier: Int
+
+    public var bytesPerState: Double { distinctStates > 0 ? Double(storedBytes) / Double(distinctStates) : 0 }
 
     public var statesPerSecond: Double { seconds > 0 ? Double(distinctStates) / seconds : 0 }
     public var reductionFactor: Double { distinctStates > 0 ? Double(statesRepresented) / Double(distinctStates) : 1 }
@@ -223,6 +230,7 @@ struct SearchLedger {
     var paths = PathTable()
     var generated = 0
     var represented = 1
+    var peakFrontier = 1
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
 
@@ -255,7 +263,8 @@ struct SearchLedger {
         CheckReport(
             distinctStates: visited.count, generatedStates: generated, maxDepthReached: depth, boundReached: bound,
             seconds: seconds, counterexample: counterexample, symmetryClasses: checker.symmetry.classes,
-            statesRepresented: represented, collisionProbability: visited.collisionProbability(generated: generated), exact: visited.isExact
+            statesRepresented: represented, collisionProbability: visited.collisionProbability(generated: generated), exact: visited.isExact,
+            storedBytes: visited.storedBytes + paths.storedBytes, peakFrontier: peakFrontier
         )
     }
 }
@@ -266,6 +275,9 @@ struct PathTable {
     private var actions: [Action?] = [nil]
 
     var count: Int { parents.count }
+
+    /// The bytes the table holds.
+    var storedBytes: Int { parents.capacity * MemoryLayout<Int32>.stride + actions.capacity * MemoryLayout<Action?>.stride }
 
     /// Records a new state reached from `parent` by `action`; returns its id.
     mutating func add(parent: Int32, action: Action) -> Int32 {

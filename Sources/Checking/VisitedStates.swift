@@ -12,6 +12,12 @@ public struct VisitedStates: Sendable {
         exactStates = exact ? [] : nil
     }
 
+    /// The bytes the set holds: its table, or each whole state with its length and hash slot.
+    public var storedBytes: Int {
+        guard let exactStates else { return slots.count * MemoryLayout<UInt64>.stride }
+        return exactStates.reduce(0) { $0 + $1.count + MemoryLayout<[UInt8]>.stride * 2 }
+    }
+
     /// Whether states are kept whole rather than as fingerprints.
     public var isExact: Bool { exactStates != nil }
 

@@ -13,6 +13,7 @@ struct CheckReportPrinter {
         print("depth reached: \(report.maxDepthReached)")
         print("seconds: \(String(format: "%.2f", report.seconds))")
         print("states/s: \(Int(report.statesPerSecond))")
+        print("bytes per state: \(Int(report.bytesPerState.rounded())) (visited set and paths; peak frontier \(report.peakFrontier) states)")
         if report.exact {
             print("exact mode: whole states kept, no fingerprint collisions possible")
         } else {
