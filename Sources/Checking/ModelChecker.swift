@@ -201,7 +201,11 @@ public struct ModelChecker: Sendable {
             scratch.nameImages = [:]
             scratch.clientIndexImages = []
         }
-        return world.clients.indices.map { world.componentHash($0 + 1, scratch: &scratch) }
+        return world.clients.indices.map { index in
+            scratch.reset()
+            world.encodeClient(index, into: &scratch)
+            return XXH3.hash64(scratch.bytes)
+        }
     }
 
     /// The drops used and the world, encoded under one renaming.

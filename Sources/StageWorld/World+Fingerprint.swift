@@ -15,16 +15,19 @@ extension World {
         encodeComponent(0, into: &writer)
         writer.write(UInt32(clients.count))
         for index in clients.indices.sorted(by: { writer.image(ofClient: $0) < writer.image(ofClient: $1) }) {
-            encodeComponent(index + 1, into: &writer)
+            encodeClient(index, into: &writer)
         }
     }
 
-    /// How many components the world has (`WorldComponents`): the service and each client.
-    public var componentCount: Int { clients.count + 1 }
+    /// How many components the world has (`WorldComponents`): the service, and the state and
+    /// the traffic of each client.
+    public var componentCount: Int { 2 * clients.count + 1 }
 
     /// Writes one component's part of the exploration state: for 0 the stage service and its
-    /// timers, for `i + 1` client `i` with everything pending for it. No component's bytes
-    /// depend on another's state, so a component the last action did not change keeps its hash.
+    /// timers; for `2i + 1` client `i`'s own state; for `2i + 2` its traffic, everything pending
+    /// for it. A component's bytes depend on no other component's state, except that a client's
+    /// timers are judged against its state (whose changes mark both), so a component the last
+    /// action did not change keeps its hash.
     public func encodeComponent(_ component: Int, into writer: inout CanonicalWriter) {
         guard component > 0 else {
             server.encode(to: &writer)
@@ -34,7 +37,18 @@ extension World {
             }
             return writer.writeUnordered(timers) { writer, timer in timer.encode(to: &writer, server: server) }
         }
-        encodeClient(component - 1, pending: PendingByClient(self, clientIndex: component - 1), to: &writer)
+        let index = (component - 1) / 2
+        if component % 2 == 1 {
+            clients[index].encode(to: &writer, keyRing: server.keyRing)
+        } else {
+            encodeTraffic(index, pending: PendingByClient(self, clientIndex: index), to: &writer)
+        }
+    }
+
+    /// Both components of client `index`: its state, then its traffic.
+    public func encodeClient(_ index: Int, into writer: inout CanonicalWriter) {
+        encodeComponent(2 * index + 1, into: &writer)
+        encodeComponent(2 * index + 2, into: &writer)
     }
 
     /// The XXH3-64 hash of one component's encoding, written into `scratch` (cleared first).
@@ -65,11 +79,10 @@ extension World {
         return writer.bytes
     }
 
-    /// One client with everything pending for it: its link's conditions, both directions of
-    /// its link with the frames on them (in queue order: the head is what arrives next), its
-    /// script's host calls in order, and its timers as a set.
-    private func encodeClient(_ index: Int, pending: PendingByClient, to writer: inout CanonicalWriter) {
-        clients[index].encode(to: &writer, keyRing: server.keyRing)
+    /// Everything pending for a client: its link's conditions, both directions of its link with
+    /// the frames on them (in queue order: the head is what arrives next), its script's host
+    /// calls in order, and its timers as a set.
+    private func encodeTraffic(_ index: Int, pending: PendingByClient, to writer: inout CanonicalWriter) {
         network.links[index].encode(to: &writer)
         for uplink in [false, true] {
             let direction = network.directions[Network.direction(clientIndex: index, uplink: uplink)]

@@ -7,7 +7,7 @@ extension World {
     mutating func send(_ envelope: Envelope) {
         var envelope = envelope
         let index = envelope.clientIndex
-        touched.insert(client: index)
+        touched.insert(trafficOf: index)
         if !envelope.isUplink && envelope.epoch != clients[index].epoch { return }
         let slot = Network.direction(clientIndex: index, uplink: envelope.isUplink)
         envelope.sequence = network.directions[slot].nextSent
@@ -24,7 +24,7 @@ extension World {
     /// one per step, in order, at once: every step still delivers at most one message.
     mutating func reassemble(_ envelope: Envelope) -> (ready: Envelope?, trace: [TraceEvent]) {
         guard envelope.sequence != 0 else { return (envelope, []) }
-        touched.insert(client: envelope.clientIndex)
+        touched.insert(trafficOf: envelope.clientIndex)
         let slot = Network.direction(clientIndex: envelope.clientIndex, uplink: envelope.isUplink)
         let observer = observerName(envelope.to)
         let expected = network.directions[slot].nextExpected
@@ -45,7 +45,7 @@ extension World {
     /// A client opened a new connection: what is still in flight on its older connections is
     /// gone with them (a closed socket), and the new one does not queue behind it (NET-3).
     mutating func abandonConnection(clientIndex: Int, olderThan epoch: Int) {
-        touched.insert(client: clientIndex)
+        touched.insert(trafficOf: clientIndex)
         let abandoned = pending.entries.filter { entry in
             guard case .delivery(let envelope) = entry.payload else { return false }
             return envelope.clientIndex == clientIndex && envelope.epoch < epoch && envelope.epoch != Envelope.currentConnection
@@ -63,7 +63,7 @@ extension World {
         func belongs(_ envelope: Envelope) -> Bool {
             envelope.clientIndex == connection.clientIndex && envelope.epoch == connection.epoch
         }
-        touched.insert(client: connection.clientIndex)
+        touched.insert(trafficOf: connection.clientIndex)
         let dying = pending.entries.compactMap { entry -> Envelope? in
             guard case .delivery(let envelope) = entry.payload, belongs(envelope) else { return nil }
             return envelope
@@ -99,7 +99,7 @@ extension World {
     /// doubled for each earlier loss of it (up to 64x), as TCP backs off.
     mutating func drop(sequence: UInt64) -> [TraceEvent] {
         guard let entry = pending.entry(sequence: sequence), case .delivery(var lost) = entry.payload else { return [] }
-        touched.insert(client: lost.clientIndex)
+        touched.insert(trafficOf: lost.clientIndex)
         let link = (lost.clientIndex, lost.isUplink)
         let behind = pending.entries.filter { other in
             guard other.sequence > sequence, case .delivery(let envelope) = other.payload else { return false }

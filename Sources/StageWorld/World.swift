@@ -100,8 +100,8 @@ public struct World: Hashable, Sendable {
     /// Marks the component a pending event belongs to as changed.
     mutating func touch(owner event: PendingEvent) {
         switch event {
-        case .delivery(let envelope): touched.insert(client: envelope.clientIndex)
-        case .hostCall(let index, _), .timer(let index, _): touched.insert(client: index)
+        case .delivery(let envelope): touched.insert(trafficOf: envelope.clientIndex)
+        case .hostCall(let index, _), .timer(let index, _): touched.insert(trafficOf: index)
         case .serverTimer: touched.insertService()
         }
     }

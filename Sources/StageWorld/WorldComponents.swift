@@ -1,8 +1,9 @@
 /// The parts of a world the model checker hashes apart (its incremental fingerprints): the
-/// stage service with its timers, and each client with its link's state, the frames in flight
-/// on it, its host calls and its timers. Component 0 is the service, component `i + 1` client `i`.
+/// stage service with its timers, and for each client its own state and its traffic (its
+/// link's state, the frames in flight on it, its host calls and its timers). Component 0 is the
+/// service, `2i + 1` client `i`'s state, `2i + 2` its traffic.
 public struct WorldComponents: Hashable, Sendable {
-    /// One bit per component; a world with more than 63 clients marks them all at once.
+    /// One bit per component; a world with more than 31 clients marks them all at once.
     private var bits: UInt64 = 0
     private var all = false
 
@@ -19,9 +20,16 @@ public struct WorldComponents: Hashable, Sendable {
 
     public mutating func insertService() { bits |= 1 }
 
+    /// Client `index`'s state and traffic.
     public mutating func insert(client index: Int) {
-        guard index < 63 else { return all = true }
-        bits |= UInt64(1) << UInt64(index + 1)
+        guard index < 31 else { return all = true }
+        bits |= UInt64(3) << UInt64(2 * index + 1)
+    }
+
+    /// Client `index`'s traffic only: what is pending for it and its link's state.
+    public mutating func insert(trafficOf index: Int) {
+        guard index < 31 else { return all = true }
+        bits |= UInt64(1) << UInt64(2 * index + 2)
     }
 
     /// Whether component `component` (0 for the service, `i + 1` for client `i`) is in the set.
