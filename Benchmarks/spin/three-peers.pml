@@ -233,6 +233,17 @@ inline abandon(c) {
   tk = 0
 }
 
+/* World.closeConnection (SIG-6: a frame never outlives its connection): the service closes
+   the connection it holds for client c, and every frame still in flight on it dies, both
+   ways. Frames in flight always carry the client's current epoch (see abandon), so only
+   closing that connection empties the channels. */
+inline closeConnection(c) {
+  if
+  :: srv[c].epoch == cl[c].epoch -> abandon(c)
+  :: else -> skip
+  fi
+}
+
 /* ---------------- stage service (StageServer.swift) ---------------- */
 
 /* snapshots(except: c) */
@@ -274,7 +285,8 @@ inline serverReceive(c) {
   :: tk == JOIN ->
      snapshot(c);
      if
-     :: srv[c].present -> /* a retried join: the participant moves to the new connection */
+     :: srv[c].present -> /* a retried join: the participant moves to the new connection (the
+                              old one closes, but its frames were abandoned already) */
         srv[c].epoch = cl[c].epoch;
         serverSend(c, JOIN_ACCEPTED, tsnap)
      :: else ->          /* admitted: joinAccepted to it, participantJoined to the others */
@@ -282,9 +294,10 @@ inline serverReceive(c) {
         serverSend(c, JOIN_ACCEPTED, tsnap);
         broadcast(c, PARTICIPANT_JOINED, c)
      fi
-  :: tk == LEAVE ->      /* honoured from any connection */
+  :: tk == LEAVE ->      /* honoured from any connection; closes the one the service holds */
      if
      :: srv[c].present ->
+        closeConnection(c);
         srv[c].present = 0; srv[c].epoch = 0; srv[c].pub = 0;
         broadcast(c, PARTICIPANT_LEFT, c)
      :: else -> skip
