@@ -60,7 +60,7 @@ extension Client {
         joinRetry.encode(to: &writer)
         writer.writeOptional(joinAttempt) { writer, attempt in writer.write(attempt.number) }
         composition.encode(to: &writer)
-        writer.write(epoch)
+        writer.write(min(epoch, 2))
         keepalive.encode(to: &writer)
         reconnect.encode(to: &writer)
         writer.writeOptional(reconnectAttempt) { writer, attempt in writer.write(attempt) }

@@ -44,6 +44,16 @@ extension CanonicalWriter {
         write(Int(Int64(bitPattern: sequence &- origin)))
     }
 
+    /// A connection number relative to its client's current one, so that the ever-growing
+    /// count of reconnects stays out of the encoding: the model only compares connection
+    /// numbers of one client with each other and adds one per new connection. A frame
+    /// injected for whatever connection is current keeps its own tag.
+    mutating func writeEpoch(_ epoch: Int, relativeTo current: Int) {
+        guard epoch != Envelope.currentConnection else { return writeTag(0) }
+        writeTag(1)
+        write(epoch - current)
+    }
+
     /// A stream id built as `<participant id>-<announcement>` (the subscriber model's ids):
     /// the participant id goes through the renaming, the announcement as it is; any other id
     /// is written whole.

@@ -141,8 +141,8 @@ extension Envelope {
     /// receiving side's next expected number (unnumbered frames by a tag), and the message it
     /// decodes to (the frame text itself when it decodes to none). The count of lost
     /// transmissions only sets the retransmission delay, a time, and is left out.
-    func encode(to writer: inout CanonicalWriter, nextExpected: UInt64, keyRing: TokenKeyRing) {
-        writer.write(epoch)
+    func encode(to writer: inout CanonicalWriter, nextExpected: UInt64, clientEpoch: Int, keyRing: TokenKeyRing) {
+        writer.writeEpoch(epoch, relativeTo: clientEpoch)
         if sequence == 0 {
             writer.writeTag(0)
         } else {

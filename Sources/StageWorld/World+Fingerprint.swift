@@ -30,12 +30,13 @@ extension World {
     /// action did not change keeps its hash.
     public func encodeComponent(_ component: Int, into writer: inout CanonicalWriter) {
         guard component > 0 else {
-            server.encode(to: &writer)
+            let epochs = clients.map(\.epoch)
+            server.encode(to: &writer, clientEpochs: epochs)
             let timers = pending.entries.compactMap { entry -> ServerTimer? in
                 guard case .serverTimer(let timer) = entry.payload else { return nil }
                 return timer
             }
-            return writer.writeUnordered(timers) { writer, timer in timer.encode(to: &writer, server: server) }
+            return writer.writeUnordered(timers) { writer, timer in timer.encode(to: &writer, server: server, clientEpochs: epochs) }
         }
         let index = (component - 1) / 2
         if component % 2 == 1 {
@@ -86,10 +87,12 @@ extension World {
         network.links[index].encode(to: &writer)
         for uplink in [false, true] {
             let direction = network.directions[Network.direction(clientIndex: index, uplink: uplink)]
-            direction.encode(to: &writer, keyRing: server.keyRing)
+            direction.encode(to: &writer, keyRing: server.keyRing, clientEpoch: clients[index].epoch)
             let frames = pending.deliveries[uplink ? 1 : 0]
             writer.write(UInt32(frames.count))
-            for frame in frames { frame.encode(to: &writer, nextExpected: direction.nextExpected, keyRing: server.keyRing) }
+            for frame in frames {
+                frame.encode(to: &writer, nextExpected: direction.nextExpected, clientEpoch: clients[index].epoch, keyRing: server.keyRing)
+            }
         }
         writer.write(UInt32(pending.hostCalls.count))
         for call in pending.hostCalls { call.encode(to: &writer, keyRing: server.keyRing) }
@@ -141,9 +144,11 @@ extension LinkConditions: ExplorationEncodable {
 extension LinkDirection {
     /// How far the sender is ahead of the receiver, and the frames held for order at their
     /// positions relative to the receiver; the due-time bookkeeping is left out.
-    func encode(to writer: inout CanonicalWriter, keyRing: TokenKeyRing) {
+    func encode(to writer: inout CanonicalWriter, keyRing: TokenKeyRing, clientEpoch: Int) {
         writer.writeRelative(nextSent, to: nextExpected)
-        writer.writeUnordered(held) { writer, frame in frame.encode(to: &writer, nextExpected: nextExpected, keyRing: keyRing) }
+        writer.writeUnordered(held) { writer, frame in
+            frame.encode(to: &writer, nextExpected: nextExpected, clientEpoch: clientEpoch, keyRing: keyRing)
+        }
     }
 }
 
@@ -160,31 +165,32 @@ extension FaultPlan: ExplorationEncodable {
     }
 }
 
-extension ServerParticipant: ExplorationEncodable {
-    /// A registered participant; of its keepalive counters only the pings still unanswered.
-    func encode(to writer: inout CanonicalWriter) {
+extension ServerParticipant {
+    /// A registered participant; of its keepalive counters only the pings still unanswered;
+    /// its connection number relative to its client's (`writeEpoch`).
+    func encode(to writer: inout CanonicalWriter, clientEpochs: [Int]) {
         info.encode(to: &writer)
         writer.writeClientIndex(clientIndex)
         writer.writeOrdered(publishedStreams)
         claims.encode(to: &writer)
         origin.encode(to: &writer)
         properties.encode(to: &writer)
-        writer.write(epoch)
+        writer.writeEpoch(epoch, relativeTo: clientEpochs[clientIndex])
         writer.write(pingsSent - pongsHeard)
         writer.write(isInterrupted)
     }
 }
 
-extension StageServer: ExplorationEncodable {
+extension StageServer {
     /// Settings, keys and the participants as a set (their order, by participant id, only
     /// orders broadcasts to different links).
-    func encode(to writer: inout CanonicalWriter) {
+    func encode(to writer: inout CanonicalWriter, clientEpochs: [Int]) {
         writer.write(stageId)
         writer.write(resource)
         writer.write(publisherCapacity)
         keyRing.encode(to: &writer)
         keepalive.encode(to: &writer)
-        writer.writeUnordered(participants)
+        writer.writeUnordered(participants) { writer, participant in participant.encode(to: &writer, clientEpochs: clientEpochs) }
     }
 }
 
@@ -192,23 +198,23 @@ extension ServerTimer {
     /// A keepalive timer of `server`: a ping by its connection; a pong deadline by its place
     /// among the pings still unanswered (1 is the oldest), or as spent when that ping was
     /// answered or its connection is gone, never by the ever-growing ping number.
-    func encode(to writer: inout CanonicalWriter, server: StageServer) {
+    func encode(to writer: inout CanonicalWriter, server: StageServer, clientEpochs: [Int]) {
         switch self {
         case .ping(let clientIndex, let epoch):
             writer.writeTag(0)
             writer.writeClientIndex(clientIndex)
-            writer.write(epoch)
+            writer.writeEpoch(epoch, relativeTo: clientEpochs[clientIndex])
         case .pongDeadline(let clientIndex, let epoch, let number):
             writer.writeTag(1)
             writer.writeClientIndex(clientIndex)
-            writer.write(epoch)
+            writer.writeEpoch(epoch, relativeTo: clientEpochs[clientIndex])
             let participant = server.index(ofClient: clientIndex).map { server.participants[$0] }
             let owed = participant.flatMap { $0.epoch == epoch && number > $0.pongsHeard ? number - $0.pongsHeard : nil }
             writer.write(owed ?? 0)
         case .reconnectGrace(let clientIndex, let epoch):
             writer.writeTag(2)
             writer.writeClientIndex(clientIndex)
-            writer.write(epoch)
+            writer.writeEpoch(epoch, relativeTo: clientEpochs[clientIndex])
         }
     }
 }

@@ -201,7 +201,10 @@ public struct World: Hashable, Sendable {
         let layoutBefore = clients[index].compositionLayout
         let epochBefore = clients[index].epoch
         let output = handle(&clients[index])
-        if clients[index].epoch != epochBefore { abandonConnection(clientIndex: index, olderThan: clients[index].epoch) }
+        if clients[index].epoch != epochBefore {
+            touched.insertService()
+            abandonConnection(clientIndex: index, olderThan: clients[index].epoch)
+        }
         var trace = record(output, clientIndex: index)
         trace += (output.subscriberEvents + clients[index].followSubscribers(output, now: now)).map { TraceEvent(time: now, observer: clients[index].name, kind: .subscriber($0)) }
         if output.messages.contains(.pong) {
