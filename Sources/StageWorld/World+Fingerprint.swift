@@ -4,6 +4,10 @@ import StageCore
 extension World {
     /// Writes the world's exploration state: everything that decides its future behaviour, with absolute time left out.
     ///
+    /// Configuration: `config` (settings, links, fault plan) is the same in every state of a
+    /// run, so it is not written; a key is comparable only with keys of the same configuration
+    /// (`WorldConfig.fingerprint` tells configurations apart).
+    ///
     /// Time abstraction: no clock, due times, link busy times or stored times; no network PRNG
     /// (the checker runs without jitter or duplication, where draws only shift times); no
     /// ever-growing counters (queue sequence numbers, ping counts): transport numbers are
@@ -13,7 +17,6 @@ extension World {
     public func encodeExplorationState(into writer: inout CanonicalWriter) {
         let pending = PendingByClient(self)
         server.encode(to: &writer)
-        faults.encode(to: &writer)
         writer.write(UInt32(clients.count))
         for index in clients.indices.sorted(by: { writer.image(ofClient: $0) < writer.image(ofClient: $1) }) {
             encodeClient(index, pending: pending.clients[index], to: &writer)
@@ -35,21 +38,20 @@ extension World {
         return writer.bytes
     }
 
-    /// One client with everything pending for it: its link's conditions, both directions of
+    /// One client with everything pending for it: both directions of
     /// its link with the frames on them (in queue order: the head is what arrives next), its
     /// script's host calls in order, and its timers as a set.
     private func encodeClient(_ index: Int, pending: PendingByClient.ClientEvents, to writer: inout CanonicalWriter) {
-        clients[index].encode(to: &writer, keyRing: server.keyRing)
-        network.links[index].encode(to: &writer)
+        clients[index].encode(to: &writer, keyRing: config.keyRing)
         for uplink in [false, true] {
             let direction = network.directions[Network.direction(clientIndex: index, uplink: uplink)]
-            direction.encode(to: &writer, keyRing: server.keyRing)
+            direction.encode(to: &writer, keyRing: config.keyRing)
             let frames = pending.deliveries[uplink ? 1 : 0]
             writer.write(UInt32(frames.count))
-            for frame in frames { frame.encode(to: &writer, nextExpected: direction.nextExpected, keyRing: server.keyRing) }
+            for frame in frames { frame.encode(to: &writer, nextExpected: direction.nextExpected, keyRing: config.keyRing) }
         }
         writer.write(UInt32(pending.hostCalls.count))
-        for call in pending.hostCalls { call.encode(to: &writer, keyRing: server.keyRing) }
+        for call in pending.hostCalls { call.encode(to: &writer, keyRing: config.keyRing) }
         writer.writeUnordered(pending.timers) { writer, timer in timer.encode(to: &writer, client: clients[index]) }
     }
 }
@@ -102,19 +104,6 @@ extension LinkDirection {
     }
 }
 
-extension FaultPlan: ExplorationEncodable {
-    /// Which links each cut or keepalive silence affects and how; their start and end are
-    /// absolute times, left out.
-    func encode(to writer: inout CanonicalWriter) {
-        writer.writeUnordered(partitions) { writer, partition in
-            writer.writeOptional(partition.clientName) { writer, name in writer.writeName(name) }
-            writer.writeCase(partition.direction)
-        }
-        guard !keepaliveSilences.isEmpty else { return }
-        writer.writeUnordered(keepaliveSilences) { writer, silence in writer.writeName(silence.clientName) }
-    }
-}
-
 extension ServerParticipant: ExplorationEncodable {
     /// A registered participant; of its keepalive counters only the pings still unanswered.
     func encode(to writer: inout CanonicalWriter) {
@@ -131,14 +120,9 @@ extension ServerParticipant: ExplorationEncodable {
 }
 
 extension StageServer: ExplorationEncodable {
-    /// Settings, keys and the participants as a set (their order, by participant id, only
-    /// orders broadcasts to different links).
+    /// The participants as a set (their order, by participant id, only orders broadcasts to
+    /// different links); the settings are configuration.
     func encode(to writer: inout CanonicalWriter) {
-        writer.write(stageId)
-        writer.write(resource)
-        writer.write(publisherCapacity)
-        keyRing.encode(to: &writer)
-        keepalive.encode(to: &writer)
         writer.writeUnordered(participants)
     }
 }
