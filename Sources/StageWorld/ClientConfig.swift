@@ -60,11 +60,12 @@ public struct ClientConfig: Hashable, Sendable {
 }
 
 extension ClientConfig {
-    /// Every setting, for the configuration's fingerprint; the token as the text the client starts with.
-    func encode(to writer: inout CanonicalWriter) {
+    /// Every setting, for the configuration's fingerprint; the starting token by its claims and
+    /// verdict under `keyRing` (`writeToken`: signatures differ in every process).
+    func encode(to writer: inout CanonicalWriter, keyRing: TokenKeyRing) {
         writer.write(name)
         sdk.encode(to: &writer)
-        writer.write(initialToken)
+        writer.writeToken(initialToken, keyRing: keyRing)
         strategy.encode(to: &writer)
         video.encode(to: &writer)
         joinRetry.encode(to: &writer)

@@ -51,7 +51,8 @@ public final class WorldConfig: Hashable, Sendable {
 
     /// The canonical encoding the fingerprint hashes: every setting, fault times included
     /// (the state encoding leaves absolute times out; the configuration has nothing else to
-    /// tell two runs apart).
+    /// tell two runs apart), tokens as their claims and verdict, so that it is the same in
+    /// every process.
     private static func encode(
         stageId: String, publisherCapacity: Int, keyRing: TokenKeyRing, keepalive: KeepalivePolicy,
         faults: FaultPlan, clients: [ClientConfig], links: [LinkConditions], to writer: inout CanonicalWriter
@@ -75,7 +76,7 @@ public final class WorldConfig: Hashable, Sendable {
         }
         writer.write(UInt32(clients.count))
         for (client, link) in zip(clients, links) {
-            client.encode(to: &writer)
+            client.encode(to: &writer, keyRing: keyRing)
             link.encode(to: &writer)
         }
     }

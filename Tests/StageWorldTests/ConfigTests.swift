@@ -53,6 +53,7 @@ struct ConfigTests {
     @Test("a configuration's fingerprint depends on its settings only, and changes with any of them")
     func fingerprint() {
         let base = WorldConfig(stageId: "stage-1", clients: [config("alice"), config("bob")])
+        #expect(XXH3.hex(base.fingerprint) == "5a2ebef42dfff720", "the same in every process")
         #expect(WorldConfig(stageId: "stage-1", clients: [config("bob"), config("alice")]).fingerprint == base.fingerprint, "clients are ordered by name")
         #expect(WorldConfig(stageId: "stage-1", clients: [config("bob"), config("alice")]) == base)
         let changed = [

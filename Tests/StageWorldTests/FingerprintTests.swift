@@ -201,6 +201,6 @@ struct FingerprintTests {
         var simulator = Simulator(world: world, seed: 1)
         simulator.run(until: .seconds(7)) { _, _, _ in }
         #expect(simulator.world.clients.allSatisfy { $0.remoteProperties.count == 2 })
-        #expect(XXH3.hex(simulator.world.fingerprint()) == "b142b2eacd3dce63")
+        #expect(XXH3.hex(simulator.world.fingerprint()) == "05b5b9a011f806c3")
     }
 }
