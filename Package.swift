@@ -70,7 +70,7 @@ let package = Package(
         ),
         .testTarget(name: "StageCoreTests", dependencies: ["StageCore", "Simulation"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
-        .testTarget(name: "StageWorldTests", dependencies: ["StageWorld", "Checking"]),
+        .testTarget(name: "StageWorldTests", dependencies: ["StageWorld", "Checking", "Scenario", "StageSDK"]),
         .testTarget(name: "CheckingTests", dependencies: ["Checking", "StageWorld", "StageCore", "Simulation", "Scenario"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
         .testTarget(name: "StageSimCLITests", dependencies: ["stagesim", "FailureStore"]),

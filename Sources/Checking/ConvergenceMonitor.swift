@@ -38,7 +38,7 @@ public struct ConvergenceMonitor: InvariantMonitor {
     }
 
     public func finish(world: World) -> [Violation] {
-        let quietSince = max(lastActivity, world.faults.healedAt, Self.lastRetryDue(world))
+        let quietSince = max(lastActivity, world.config.faults.healedAt, Self.lastRetryDue(world))
         guard world.now >= quietSince + requiredQuiet(world) else { return [] }
         return violations(world, because: "quiet since \(quietSince)")
     }
@@ -73,9 +73,9 @@ public struct ConvergenceMonitor: InvariantMonitor {
     /// The settle time, plus, after partitions or dropped connections, the time a client needs
     /// to notice (its keepalive watchdog) and to make its first reconnect attempt (NET-3).
     private func requiredQuiet(_ world: World) -> VirtualDuration {
-        guard sawDroppedConnection || !world.faults.partitions.isEmpty else { return settle }
-        let backoff = world.clients.map { $0.reconnect.backoff(beforeAttempt: 1) }.max() ?? .zero
-        return settle + world.server.keepalive.clientWatchdog + backoff
+        guard sawDroppedConnection || !world.config.faults.partitions.isEmpty else { return settle }
+        let backoff = world.clients.map { $0.config.reconnect.backoff(beforeAttempt: 1) }.max() ?? .zero
+        return settle + world.config.keepalive.clientWatchdog + backoff
     }
 
     private func differences(_ client: Client, world: World) -> [String] {
@@ -122,7 +122,7 @@ public struct ConvergenceMonitor: InvariantMonitor {
         if allowed != .none && remote.subscribeState != .subscribed {
             found.append("its subscription to \(id) is \(remote.subscribeState.rawValue)")
         }
-        if client.sdk.hasMetadataUpdateEvent && remote.announced && (remote.info.userId != truth.info.userId || remote.info.attributes != truth.info.attributes) {
+        if client.config.sdk.hasMetadataUpdateEvent && remote.announced && (remote.info.userId != truth.info.userId || remote.info.attributes != truth.info.attributes) {
             found.append("it shows \(id) as user=\(remote.info.userId) \(remote.info.attributes), the stage holds user=\(truth.info.userId) \(truth.info.attributes)")
         }
         return found

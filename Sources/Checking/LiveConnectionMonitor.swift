@@ -24,7 +24,7 @@ public struct LiveConnectionMonitor: InvariantMonitor {
            let client = world.clientIndex(named: event.observer), !Self.holds(world, client) {
             found.append(violation(event, index: index, "became connected on connection \(world.clients[client].epoch), which the stage service has closed"))
         }
-        guard world.server.keepalive.isEnabled else { return found }
+        guard world.config.keepalive.isEnabled else { return found }
         for client in world.clients.indices {
             guard let message = overdue(client, world: world, at: event.time) else { continue }
             found.append(Violation(invariant: name, rules: rules, time: event.time, observer: world.clients[client].name, eventIndex: index, message: message))
@@ -33,7 +33,7 @@ public struct LiveConnectionMonitor: InvariantMonitor {
     }
 
     public func finish(world: World) -> [Violation] {
-        guard world.server.keepalive.isEnabled else { return [] }
+        guard world.config.keepalive.isEnabled else { return [] }
         var monitor = self
         return world.clients.indices.compactMap { client in
             monitor.overdue(client, world: world, at: world.now).map {
@@ -69,7 +69,7 @@ public struct LiveConnectionMonitor: InvariantMonitor {
         }
         let since = closedSince[client] ?? time
         closedSince[client] = since
-        let watchdog = world.server.keepalive.clientWatchdog
+        let watchdog = world.config.keepalive.clientWatchdog
         guard time - since > watchdog, !Self.watchdogPending(world, client, dueBy: since + watchdog),
               reported.insert(client).inserted else { return nil }
         return "connected since \(since) on connection \(world.clients[client].epoch), which the stage service has closed, longer than the keepalive watchdog (\(watchdog))"

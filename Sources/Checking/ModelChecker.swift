@@ -94,14 +94,11 @@ public struct ModelChecker: Sendable {
     public let initial: World
     public let options: CheckOptions
     public let symmetry: Symmetry
-    /// The fault plan's hash, the one part of the encoding no action changes.
-    let faultsHash: UInt64
 
     public init(world: World, options: CheckOptions) {
         self.initial = world
         self.options = options
         self.symmetry = options.symmetry ? Symmetry(world: world) : .none
-        self.faultsHash = world.faultsHash
     }
 
     /// Explores until a violation, the bounds, or the end of the state space.
@@ -177,7 +174,6 @@ public struct ModelChecker: Sendable {
         guard !symmetry.isTrivial || options.exact else {
             scratch.reset()
             scratch.write(node.drops)
-            scratch.write(faultsHash)
             for hash in node.componentHashes { scratch.write(hash) }
             return (StateKey(fingerprint: XXH3.hash64(scratch.bytes), bytes: []), 1)
         }

@@ -23,8 +23,8 @@ public struct PublisherDropMonitor: InvariantMonitor {
             leftWhilePublishing = wasPublishing ? id : nil
         case .ejected(let id, let reason) where leftWhilePublishing == id:
             leftWhilePublishing = nil
-            guard reason.hasPrefix("ping"), world.server.keepalive.reconnectGrace > .zero else { return [] }
-            return [violation(event, index: index, "the stage service dropped publisher \(id) at once (\(reason)) instead of interrupting it for the reconnect grace (\(world.server.keepalive.reconnectGrace))")]
+            guard reason.hasPrefix("ping"), world.config.keepalive.reconnectGrace > .zero else { return [] }
+            return [violation(event, index: index, "the stage service dropped publisher \(id) at once (\(reason)) instead of interrupting it for the reconnect grace (\(world.config.keepalive.reconnectGrace))")]
         default:
             leftWhilePublishing = nil
         }

@@ -83,10 +83,10 @@ public struct SecretMonitor: InvariantMonitor {
 
     /// Every client's join token and private connect metadata.
     static func declaredSecrets(_ world: World) -> [Secret] {
-        let publicTexts = world.clients.compactMap { $0.connectMetadata.notifyMetadata.map { String(describing: $0) } }
+        let publicTexts = world.clients.compactMap { $0.config.connectMetadata.notifyMetadata.map { String(describing: $0) } }
         return world.clients.flatMap { client -> [Secret] in
             var secrets = tokenSecret(client.token).map { [Secret(owner: client.name, text: $0, what: "token")] } ?? []
-            if let metadata = client.connectMetadata.metadata.map({ String(describing: $0) }),
+            if let metadata = client.config.connectMetadata.metadata.map({ String(describing: $0) }),
                metadata.count >= 8, metadata.first == "{" || metadata.first == "[",
                !publicTexts.contains(where: { $0.contains(metadata) }) {
                 secrets.append(Secret(owner: client.name, text: metadata, what: "private connect metadata"))

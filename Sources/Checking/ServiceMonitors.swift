@@ -123,7 +123,7 @@ public struct JoinRetryWindowMonitor: InvariantMonitor {
         switch event.kind {
         case .hostCall(.join):
             if let client = world.clientIndex(named: observer), world.clients[client].view.local.connectionState == .connecting {
-                deadlines[observer] = event.time + world.clients[client].joinRetry.window
+                deadlines[observer] = event.time + world.clients[client].config.joinRetry.window
                 reported.remove(observer)
             }
         case .hostCall(.leave), .delivered(.joinAccepted, _), .delivered(.joinRejected, _),

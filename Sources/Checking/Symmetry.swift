@@ -1,9 +1,9 @@
 import StageCore
 import StageWorld
-import SubscriberModel
 
-/// Symmetry reduction for the model checker: participants that are interchangeable (same SDK
-/// kind, strategy, settings, link and token shape; only their names differ) can swap roles
+/// Symmetry reduction for the model checker: participants that are interchangeable (equal
+/// `ClientConfig`s but for name and token, same link, token shape and faults; only their
+/// names differ) can swap roles
 /// without changing what can happen, so a state and its images under every such swap are one
 /// state. A renaming maps participants and client indices in the canonical encoding; a
 /// state's key is the smallest encoding over the group, which is the same for every image.
@@ -40,7 +40,7 @@ public struct Symmetry: Sendable {
     public init(world: World) {
         var roles: [ClientRole: [Int]] = [:]
         for index in world.clients.indices {
-            roles[ClientRole(world.clients[index], link: world.network.links[index]), default: []].append(index)
+            roles[ClientRole(world.clients[index], link: world.config.links[index], faults: world.config.faults), default: []].append(index)
         }
         let groups = roles.values.filter { $0.count > 1 }.sorted { $0[0] < $1[0] }
         self.init(classIndices: groups, names: world.clients.map(\.name), participantIds: world.clients.map { $0.claims?.participantId })
@@ -112,34 +112,23 @@ public struct Symmetry: Sendable {
     }
 }
 
-/// What makes two clients interchangeable: everything but their names.
+/// What makes two clients interchangeable: their configurations apart from the name and the
+/// token, their links, their tokens' claims apart from the participant id, and the faults
+/// that name them (NET-2, SIG-6; by direction and count, without their times, which the
+/// state key leaves out as well).
 private struct ClientRole: Hashable {
-    var sdk: SDKKind
-    var strategy: StrategySpec
-    var video: VideoConfiguration
-    var joinRetry: JoinRetryPolicy
-    var composition: CompositionOptions
-    var keepalive: KeepalivePolicy
-    var reconnect: ReconnectPolicy
-    var mediaMode: OpenTokMediaMode
-    var connectMetadata: ConnectMetadata
-    var audioFallbackEnabled: Bool
-    var videoType: OpenTokStream.VideoType
+    var config: ClientConfig
     var link: LinkConditions
     var claims: TokenClaims?
+    var partitionDirections: [String]
+    var keepaliveSilences: Int
 
-    init(_ client: Client, link: LinkConditions) {
-        sdk = client.sdk
-        strategy = client.strategy
-        video = client.video
-        joinRetry = client.joinRetry
-        composition = client.composition
-        keepalive = client.keepalive
-        reconnect = client.reconnect
-        mediaMode = client.mediaMode
-        connectMetadata = client.connectMetadata
-        audioFallbackEnabled = client.audioFallbackEnabled
-        videoType = client.videoType
+    init(_ client: Client, link: LinkConditions, faults: FaultPlan) {
+        config = client.config
+        config.name = ""
+        config.token = .raw("")
+        partitionDirections = faults.partitions.filter { $0.clientName == client.name }.map(\.direction.rawValue).sorted()
+        keepaliveSilences = faults.keepaliveSilences.count { $0.clientName == client.name }
         self.link = link
         claims = client.claims.map { claims in
             var anonymous = claims

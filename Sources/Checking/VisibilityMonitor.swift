@@ -53,7 +53,7 @@ public struct VisibilityMonitor: InvariantMonitor {
             let overdue = settle(observer: event.observer, before: event, index: index)
             // A client still connecting (it has given its connection up and is reconnecting)
             // ignores what arrives on the old one.
-            if client.view.local.connectionState != .connecting { receive(message, observer: event.observer, sdk: client.sdk, at: event) }
+            if client.view.local.connectionState != .connecting { receive(message, observer: event.observer, sdk: client.config.sdk, at: event) }
             return overdue
         case .renderer(let renderer):
             guard let info = renderer.participant, !info.isLocal else { return [] }
@@ -114,8 +114,8 @@ public struct VisibilityMonitor: InvariantMonitor {
             return newest.map { $0 == metadata } ?? true ? []
                 : [violation(event, index: index, "participantDidJoin shows \(info.participantId) as \(metadata), but the newest metadata received is \(newest.map(\.description) ?? "-")")]
         case .participantMetadataDidUpdate:
-            guard client.sdk.hasMetadataUpdateEvent else {
-                return [violation(event, index: index, "participantMetadataDidUpdate reached a \(client.sdk) observer; only mobile >= 1.37.0 has it")]
+            guard client.config.sdk.hasMetadataUpdateEvent else {
+                return [violation(event, index: index, "participantMetadataDidUpdate reached a \(client.config.sdk) observer; only mobile >= 1.37.0 has it")]
             }
             guard shown[key] != nil else {
                 return [violation(event, index: index, "participantMetadataDidUpdate for \(info.participantId), which is not announced")]
@@ -129,7 +129,7 @@ public struct VisibilityMonitor: InvariantMonitor {
                 shown[key] = nil
                 owed[key] = nil
             }
-            let exempt = client.sdk == .composition && client.composition.liveLayoutUpdates
+            let exempt = client.config.sdk == .composition && client.config.composition.liveLayoutUpdates
             guard let expected, expected != metadata, !exempt else { return [] }
             return [violation(event, index: index, "\(renderer.name) shows \(info.participantId) as \(metadata), but this observer's renderers were shown \(expected) and may not see an update before the participant publishes again")]
         }

@@ -266,8 +266,10 @@ public final class FailureStore {
             else {
                 throw .schema(sql: "(connection setup)", code: sqlite3_errcode(db), message: errorMessage(db))
             }
-            // Check the file before changing anything in it (even its journal mode).
-            let version = try validate(db, path: path)
+            // Check the file before changing anything in it (even its journal mode), in one
+            // read transaction: another process may be creating the schema meanwhile, and the
+            // version and the tables must be read from the same snapshot.
+            let version = try validateInOneSnapshot(db, path: path)
             try configure(db)
             if version < schemaVersion { try createSchema(db, path: path) }
         } catch {
@@ -289,6 +291,19 @@ public final class FailureStore {
         try Statement("PRAGMA foreign_keys=ON", on: db).run()
         guard try firstInteger("PRAGMA foreign_keys", on: db) == 1 else {
             throw .schema(sql: "PRAGMA foreign_keys=ON", code: SQLITE_ERROR, message: "foreign keys could not be enabled")
+        }
+    }
+
+    /// `validate` inside a read transaction.
+    private static func validateInOneSnapshot(_ db: OpaquePointer, path: String) throws(FailureStoreError) -> Int32 {
+        try transactionStatement("BEGIN", on: db)
+        do throws(FailureStoreError) {
+            let version = try validate(db, path: path)
+            try transactionStatement("COMMIT", on: db)
+            return version
+        } catch {
+            try rollback(db, after: error)
+            throw error
         }
     }
 

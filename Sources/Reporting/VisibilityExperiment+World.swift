@@ -13,10 +13,10 @@ extension VisibilityExperiment {
             lossProbability: Double(random.upTo(20)) / 100, retransmissionTimeout: .milliseconds(200)
         )
         let observers = ObserverKind.allCases.map { kind in
-            Client(name: kind.clientName, sdk: kind.sdk, token: token(kind.clientName, userId: kind.clientName), strategy: StrategySpec(publish: false))
+            ClientConfig(name: kind.clientName, sdk: kind.sdk, token: .raw(token(kind.clientName, userId: kind.clientName)), strategy: StrategySpec(publish: false))
         }
         let subjectStrategy = StrategySpec(publish: history != .notPublishingThenPublishes)
-        let subject = Client(name: Self.subject, sdk: .mobile(SemanticVersion(1, 37, 0)), token: token(Self.subject, userId: Self.oldUserId), strategy: subjectStrategy)
+        let subject = ClientConfig(name: Self.subject, sdk: .mobile(SemanticVersion(1, 37, 0)), token: .raw(token(Self.subject, userId: Self.oldUserId)), strategy: subjectStrategy)
         var world = World(stageId: "stage-vis", clients: observers + [subject], links: [:], defaultLink: link, seed: seed)
         for observer in observers {
             schedule(&world, observer.name, .join, at: 0)

@@ -4,48 +4,19 @@ import StageCore
 import StageWorld
 import SubscriberModel
 
-/// One participant of a scenario: its SDK, token claims, link and strategy.
+/// One participant of a scenario: its client configuration and, when it has its own, its link.
 public struct ParticipantSpec: Hashable, Sendable {
-    public var name: String
-    public var sdk: SDKKind
-    /// The token as declared; StageSim signs declared claims when the world is made (TOK-1..3).
-    public var token: TokenSource
+    public var config: ClientConfig
+    /// nil: the scenario's link.
     public var link: LinkConditions?
-    public var strategy: StrategySpec
-    public var video: VideoConfiguration
-    public var joinRetry: JoinRetryPolicy
-    public var composition: CompositionOptions
-    public var reconnect: ReconnectPolicy
-    /// Routed (quality fallback possible) or relayed media for this participant's subscribers (SUB-5).
-    public var mediaMode: OpenTokMediaMode
-    /// The app's signaling metadata and notify metadata sent with `connect` (SIG-2).
-    public var connect: ConnectMetadata
-    /// Publisher settings subscribers see (SUB-6, SUB-7).
-    public var audioFallback: Bool
-    public var videoType: OpenTokStream.VideoType
 
-    /// A participant with these essentials and every other setting at the loader's default.
-    public init(
-        name: String, sdk: SDKKind, token: TokenSource, link: LinkConditions? = nil, strategy: StrategySpec = StrategySpec(),
-        video: VideoConfiguration = VideoConfiguration(), joinRetry: JoinRetryPolicy = JoinRetryPolicy(),
-        composition: CompositionOptions = CompositionOptions(), reconnect: ReconnectPolicy = ReconnectPolicy(),
-        mediaMode: OpenTokMediaMode = .routed, connect: ConnectMetadata = ConnectMetadata(),
-        audioFallback: Bool = true, videoType: OpenTokStream.VideoType = .camera
-    ) {
-        self.name = name
-        self.sdk = sdk
-        self.token = token
+    public init(_ config: ClientConfig, link: LinkConditions? = nil) {
+        self.config = config
         self.link = link
-        self.strategy = strategy
-        self.video = video
-        self.joinRetry = joinRetry
-        self.composition = composition
-        self.reconnect = reconnect
-        self.mediaMode = mediaMode
-        self.connect = connect
-        self.audioFallback = audioFallback
-        self.videoType = videoType
     }
+
+    /// The participant's name (its client's).
+    public var name: String { config.name }
 }
 
 /// A raw text frame the network hands a client at a virtual time, as if the service sent it
@@ -128,22 +99,12 @@ public struct Scenario: Hashable, Sendable {
     }
 
     public func makeWorld(seed: UInt64) -> World {
-        let clients = participants.map { participant in
-            var client = Client(
-                name: participant.name, sdk: participant.sdk, token: StageKeys.standard.token(participant.token),
-                strategy: participant.strategy, video: participant.video, joinRetry: participant.joinRetry,
-                composition: participant.composition, keepalive: keepalive, reconnect: participant.reconnect, mediaMode: participant.mediaMode
-            )
-            client.connectMetadata = participant.connect
-            client.audioFallbackEnabled = participant.audioFallback
-            client.videoType = participant.videoType
-            return client
-        }
         var links: [String: LinkConditions] = [:]
         for participant in participants { links[participant.name] = participant.link }
-        var world = World(
-            stageId: stageId, clients: clients, links: links, defaultLink: network, seed: seed, faults: faults, keepalive: keepalive
+        let config = WorldConfig(
+            stageId: stageId, clients: participants.map(\.config), links: links, defaultLink: network, faults: faults, keepalive: keepalive
         )
+        var world = World(config: config, seed: seed)
         for injection in injections {
             guard let index = world.clientIndex(named: injection.participant) else { continue }
             world.inject(frame: injection.frame, toClient: index, at: .zero + injection.at)

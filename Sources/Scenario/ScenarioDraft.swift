@@ -137,12 +137,13 @@ extension ScenarioDraft.Participant {
             link.latencyMean = latency
             return link
         }
-        return ParticipantSpec(
-            name: name, sdk: sdk, token: .signed(claims, by: .app), link: link, strategy: StrategySpec(publish: publish, subscribe: subscribe),
+        let config = ClientConfig(
+            name: name, sdk: sdk, token: .signed(claims, by: .app), strategy: StrategySpec(publish: publish, subscribe: subscribe),
             joinRetry: joinRetry ?? JoinRetryPolicy(),
-            connect: ConnectMetadata(metadata: signalingMetadata.map(Self.json), notifyMetadata: notifyMetadata.map(Self.json)),
-            audioFallback: audioFallback
+            connectMetadata: ConnectMetadata(metadata: signalingMetadata.map(Self.json), notifyMetadata: notifyMetadata.map(Self.json)),
+            audioFallbackEnabled: audioFallback
         )
+        return ParticipantSpec(config, link: link)
     }
 
     /// A string map as the JSON object the loader reads from its YAML mapping.

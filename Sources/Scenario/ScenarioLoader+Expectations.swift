@@ -17,7 +17,7 @@ struct ExpectationContext {
     /// The participant id a participant's events carry: its token's jti (its name when a raw
     /// token cannot be read; such a participant never joins).
     private static func jti(of participant: ParticipantSpec) -> String {
-        switch participant.token {
+        switch participant.config.token {
         case .signed(let claims, _): claims.participantId
         case .raw(let text): TokenCodec.decodeUnverified(text)?.participantId ?? participant.name
         }

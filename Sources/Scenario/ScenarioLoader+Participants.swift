@@ -24,11 +24,11 @@ extension ScenarioLoader {
         let videoType = try map.optional("videoType")?.oneOf("videoType", OpenTokStream.VideoType.self) ?? .camera
         let connect = try connectMetadata(&map, participant: name, stageId: stageId)
         try map.finish("a participant")
-        return ParticipantSpec(
-            name: name, sdk: sdk, token: token, link: link, strategy: strategy, video: video,
-            joinRetry: joinRetry, composition: composition, reconnect: reconnect, mediaMode: mediaMode, connect: connect,
-            audioFallback: audioFallback, videoType: videoType
+        let config = ClientConfig(
+            name: name, sdk: sdk, token: token, strategy: strategy, video: video, joinRetry: joinRetry, composition: composition,
+            reconnect: reconnect, mediaMode: mediaMode, connectMetadata: connect, audioFallbackEnabled: audioFallback, videoType: videoType
         )
+        return ParticipantSpec(config, link: link)
     }
 
     /// `composition: {featuredAttribute: featured, orderAttribute: order, liveLayoutUpdates: false}` (TOK-9).

@@ -87,8 +87,8 @@ struct ScriptState {
 
     init(_ participants: [ParticipantSpec]) {
         for participant in participants {
-            strategies[participant.name] = participant.strategy
-            if case .signed(let claims, _) = participant.token { declaredTokens[participant.name] = claims }
+            strategies[participant.name] = participant.config.strategy
+            if case .signed(let claims, _) = participant.config.token { declaredTokens[participant.name] = claims }
         }
     }
 

@@ -170,11 +170,12 @@ public final class StageSimulation {
     }
 
     private func makeWorld() -> World {
+        // The configured strategy is never asked: the host answers for every client.
         let clients = stages.map { stage in
-            // The declared strategy is never asked: the host answers for every client.
-            var client = Client(name: stage.participantId, sdk: stage.sdk, token: stage.initialToken, strategy: StrategySpec())
-            client.connectMetadata = ConnectMetadata(metadata: stage.signalingConnectMetadata, notifyMetadata: stage.signalingConnectNotifyMetadata)
-            return client
+            ClientConfig(
+                name: stage.participantId, sdk: stage.sdk, token: .raw(stage.initialToken),
+                connectMetadata: ConnectMetadata(metadata: stage.signalingConnectMetadata, notifyMetadata: stage.signalingConnectNotifyMetadata)
+            )
         }
         var next = World(stageId: stageId, clients: clients, links: links, defaultLink: network, seed: seed)
         for (participantId, call) in callsBeforeStart {

@@ -1,9 +1,10 @@
 import Simulation
 import StageCore
 
-// A client's state for the model checker's state encoding. Left out: `pingsHeard`, a counter
-// that grows with every ping (the watchdog timers are written as current or stale instead),
-// and the join attempt's start time, an absolute time.
+// A client's state for the model checker's state encoding. Left out: its configuration
+// (`ClientConfig`, constant during a run and hashed once in `WorldConfig.fingerprint`),
+// `pingsHeard`, a counter that grows with every ping (the watchdog timers are written as
+// current or stale instead), and the join attempt's start time, an absolute time.
 
 extension JoinRetryPolicy: ExplorationEncodable {
     func encode(to writer: inout CanonicalWriter) {
@@ -39,41 +40,30 @@ extension CompositionOptions: ExplorationEncodable {
 }
 
 extension Client {
-    /// Every stored property but `pingsHeard`; tokens by their claims (`writeToken`), the
-    /// name and participant ids renamed, name-ordered collections as sets.
+    /// Every stored property but the configuration and `pingsHeard`; tokens by their claims
+    /// (`writeToken`), participant ids renamed, name-ordered collections as sets.
     func encode(to writer: inout CanonicalWriter, keyRing: TokenKeyRing) {
-        writer.writeName(name)
-        sdk.encode(to: &writer)
         writer.writeToken(token, keyRing: keyRing)
         writer.writeOptional(claims)
         writer.write(UInt32(pendingExchanges.count))
         for exchange in pendingExchanges { writer.writeToken(exchange, keyRing: keyRing) }
         strategy.encode(to: &writer)
-        video.encode(to: &writer)
         view.encode(to: &writer)
         encodeConnection(to: &writer)
         encodeSubscribers(to: &writer)
     }
 
-    /// Joining, keepalive and reconnecting: policies, attempt numbers and the connection epoch.
+    /// Joining and reconnecting: attempt numbers and the connection epoch.
     private func encodeConnection(to writer: inout CanonicalWriter) {
-        joinRetry.encode(to: &writer)
         writer.writeOptional(joinAttempt) { writer, attempt in writer.write(attempt.number) }
-        composition.encode(to: &writer)
         writer.write(min(epoch, 2))
-        keepalive.encode(to: &writer)
-        reconnect.encode(to: &writer)
         writer.writeOptional(reconnectAttempt) { writer, attempt in writer.write(attempt) }
-        connectMetadata.encode(to: &writer)
     }
 
-    /// The OpenTok-style session and subscribers, and the publisher settings on both sides.
+    /// The OpenTok-style session and subscribers, and the remote publishers' settings.
     private func encodeSubscribers(to writer: inout CanonicalWriter) {
         session.encode(to: &writer)
         writer.writeUnordered(subscribers)
-        writer.writeCase(mediaMode)
-        writer.write(audioFallbackEnabled)
-        writer.writeCase(videoType)
         writer.writeUnordered(remoteProperties) { writer, entry in
             writer.writeName(entry.key)
             entry.value.encode(to: &writer)

@@ -6,7 +6,7 @@ extension Client {
     mutating func openConnection(into output: inout Output) {
         epoch += 1
         pingsHeard = 0
-        output.messages.append(.join(token: token, metadata: connectMetadata))
+        output.messages.append(.join(token: token, metadata: config.connectMetadata))
     }
 
     /// SIG-6: every ping is answered at once and re-arms the watchdog.
@@ -29,7 +29,7 @@ extension Client {
         view.local.connectionState = .connecting
         reconnectAttempt = 1
         output.events.append(.connectionStateChanged(.connecting, nil))
-        output.timers.append((after: reconnect.backoff(beforeAttempt: 1), timer: .reconnectAttempt(1)))
+        output.timers.append((after: config.reconnect.backoff(beforeAttempt: 1), timer: .reconnectAttempt(1)))
         return output
     }
 
@@ -39,14 +39,14 @@ extension Client {
     mutating func reconnectAttemptDue(_ number: Int) -> Output {
         var output = Output()
         guard view.local.connectionState == .connecting, reconnectAttempt == number else { return output }
-        if number > reconnect.maxAttempts {
+        if number > config.reconnect.maxAttempts {
             disconnect(error: StageError(code: .timeout, category: .join, isFatal: true), into: &output)
             output.messages.append(.leave)
             return output
         }
         reconnectAttempt = number + 1
         openConnection(into: &output)
-        output.timers.append((after: reconnect.backoff(beforeAttempt: number + 1), timer: .reconnectAttempt(number + 1)))
+        output.timers.append((after: config.reconnect.backoff(beforeAttempt: number + 1), timer: .reconnectAttempt(number + 1)))
         return output
     }
 
@@ -98,7 +98,7 @@ extension Client {
             remotePublished(snapshot, strategy: strategy, into: &output)
             return
         }
-        if sdk.hasMetadataUpdateEvent && !Mutants.isOn(.staleMetadataAfterReconnect) {
+        if config.sdk.hasMetadataUpdateEvent && !Mutants.isOn(.staleMetadataAfterReconnect) {
             remoteMetadataUpdated(snapshot.info, into: &output)
         }
         let requested = view[index: index].requested

@@ -142,7 +142,7 @@ extension Client {
             videoType: properties.videoType, audioFallbackEnabled: properties.audioFallbackEnabled,
             layers: video == nil ? [] : properties.openTokLayers
         )
-        let slot = SubscriberSlot(publisherId: info.participantId, announcement: announcement, state: SubscriberState(stream: stream, mode: mediaMode))
+        let slot = SubscriberSlot(publisherId: info.participantId, announcement: announcement, state: SubscriberState(stream: stream, mode: config.mediaMode))
         if let index = slotIndex(info.participantId) {
             subscribers[index] = slot
         } else {

@@ -6,7 +6,7 @@ extension Client {
     /// joining the token is simply replaced; once connected the service must verify it first.
     mutating func exchangeToken(_ newToken: String) -> Output {
         var output = Output()
-        guard case .mobile = sdk else {
+        guard case .mobile = config.sdk else {
             return refuse("exchangeToken is an API of the mobile SDKs only", code: .tokenNotAllowed, into: &output)
         }
         guard let newClaims = TokenCodec.decodeUnverified(newToken) else {
@@ -58,13 +58,13 @@ extension Client {
             view[index: index].info = info
             return
         }
-        if sdk.hasMetadataUpdateEvent || Mutants.isOn(.metadataEventToOldSDKs) {
+        if config.sdk.hasMetadataUpdateEvent || Mutants.isOn(.metadataEventToOldSDKs) {
             let shown = view[index: index].info
             view[index: index].info = info
             if shown.userId != info.userId || shown.attributes != info.attributes {
                 output.events.append(.participantMetadataDidUpdate(info))
             }
-        } else if sdk == .composition && composition.liveLayoutUpdates {
+        } else if config.sdk == .composition && config.composition.liveLayoutUpdates {
             view[index: index].info = info
         }
     }

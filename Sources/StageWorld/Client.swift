@@ -2,12 +2,17 @@ import Simulation
 import StageCore
 import SubscriberModel
 
-/// One SDK instance in the world: who it is, which SDK it runs, its token, its strategy, and
-/// its view of the stage, which only the reconciler and this type's handlers change.
+/// One SDK instance in the world: its configuration (shared by every copy), and what changes
+/// during the run: its token, its strategy, its connection and its view of the stage, which
+/// only the reconciler and this type's handlers change.
 public struct Client: Hashable, Sendable {
+    /// What this client was declared with; never changes during the run.
+    public var config: ClientConfig { settings.config }
+    /// The world's keepalive, which the client's ping watchdog follows (SIG-6).
+    var keepalive: KeepalivePolicy { settings.keepalive }
+    private let settings: Settings
     /// The name scenarios and traces use for this SDK instance.
-    public var name: String
-    public var sdk: SDKKind
+    public var name: String { settings.config.name }
     /// The participant token as the app passed it (TOK-1).
     public var token: String
     /// The token's claims as the SDK reads them (unverified; the service verifies), or nil
@@ -16,21 +21,13 @@ public struct Client: Hashable, Sendable {
     /// Tokens sent to the service by exchangeToken and not yet answered, oldest first: the
     /// service answers them in order (TOK-4, TOK-5).
     public internal(set) var pendingExchanges: [String] = []
+    /// The current strategy: the configured one until setStrategy or a mute changes it (STR-1, LST-1).
     public var strategy: StrategySpec
-    /// The configuration of the video this client publishes (LST-3, LST-4).
-    public var video: VideoConfiguration
     public var view: StageView
-    /// How an unanswered join is retried before FAILED (STG-3).
-    public var joinRetry: JoinRetryPolicy
     /// The join in progress while connecting, nil otherwise.
     public private(set) var joinAttempt: JoinAttempt?
-    /// Layout rules when this client is a server-side composition (TOK-9).
-    public var composition: CompositionOptions
     /// The current connection's number; every join attempt opens a new one (NET-3).
     public internal(set) var epoch = 0
-    /// Keepalive and reconnect settings (SIG-6, NET-3).
-    public var keepalive: KeepalivePolicy
-    public var reconnect: ReconnectPolicy
     /// Pings heard on the current connection (the watchdog's evidence).
     public internal(set) var pingsHeard = 0
     /// The reconnect attempt in progress after a lost connection, nil otherwise.
@@ -39,35 +36,39 @@ public struct Client: Hashable, Sendable {
     /// per publisher (SUB-1..6), and whether media is routed (quality fallback) or relayed.
     public internal(set) var session: SessionObserver
     public internal(set) var subscribers: [SubscriberSlot] = []
-    public var mediaMode: OpenTokMediaMode
-    /// What this client sends with `connect` besides its token (SIG-2).
-    public var connectMetadata = ConnectMetadata()
-    /// Its own publisher settings (SUB-6, SUB-7) and what it learned of each remote publisher's.
-    public var audioFallbackEnabled = true
-    public var videoType = OpenTokStream.VideoType.camera
+    /// What it learned of each remote publisher's settings (SUB-6, SUB-7).
     public internal(set) var remoteProperties: [String: PublisherProperties] = [:]
 
-    public init(
-        name: String, sdk: SDKKind, token: String, strategy: StrategySpec,
-        video: VideoConfiguration = VideoConfiguration(), joinRetry: JoinRetryPolicy = JoinRetryPolicy(),
-        composition: CompositionOptions = CompositionOptions(), keepalive: KeepalivePolicy = KeepalivePolicy(),
-        reconnect: ReconnectPolicy = ReconnectPolicy(), mediaMode: OpenTokMediaMode = .routed
-    ) {
-        self.name = name
-        self.sdk = sdk
-        self.token = token
+    /// A client at the start of a run: the configured token and strategy, disconnected.
+    public init(config: ClientConfig, keepalive: KeepalivePolicy = KeepalivePolicy()) {
+        self.settings = Settings(config: config, keepalive: keepalive)
+        self.token = config.initialToken
         self.claims = TokenCodec.decodeUnverified(token)
-        self.strategy = strategy
-        self.video = video
-        self.joinRetry = joinRetry
-        self.composition = composition
-        self.keepalive = keepalive
-        self.reconnect = reconnect
-        self.mediaMode = mediaMode
-        self.session = SessionObserver(ownConnectionId: name, deliversOwnStreams: false)
+        self.strategy = config.strategy
+        self.session = SessionObserver(ownConnectionId: config.name, deliversOwnStreams: false)
         let info = claims?.participantInfo(isLocal: true)
-            ?? ParticipantInfo(participantId: name, userId: "", isLocal: true, attributes: [:], capabilities: Capabilities())
+            ?? ParticipantInfo(participantId: config.name, userId: "", isLocal: true, attributes: [:], capabilities: Capabilities())
         self.view = StageView(local: info)
+    }
+
+    /// The one reference every copy of a client shares its settings through.
+    private final class Settings: Hashable, Sendable {
+        let config: ClientConfig
+        let keepalive: KeepalivePolicy
+
+        init(config: ClientConfig, keepalive: KeepalivePolicy) {
+            self.config = config
+            self.keepalive = keepalive
+        }
+
+        static func == (lhs: Settings, rhs: Settings) -> Bool {
+            lhs === rhs || (lhs.config == rhs.config && lhs.keepalive == rhs.keepalive)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(config)
+            hasher.combine(keepalive)
+        }
     }
 
     /// Replaces the token and what the SDK reads from it (an accepted or offline exchange).
@@ -157,9 +158,9 @@ public struct Client: Hashable, Sendable {
 
     private mutating func sendJoinAttempt(_ number: Int, now: VirtualTime, into output: inout Output) {
         guard let attempt = joinAttempt else { return }
-        let remaining = joinRetry.window - (now - attempt.firstAttemptAt)
+        let remaining = config.joinRetry.window - (now - attempt.firstAttemptAt)
         openConnection(into: &output)
-        output.timers.append((after: min(joinRetry.attemptTimeout, remaining), timer: .joinAttemptTimeout(attempt: number)))
+        output.timers.append((after: min(config.joinRetry.attemptTimeout, remaining), timer: .joinAttemptTimeout(attempt: number)))
     }
 
     // MARK: Timers
@@ -178,7 +179,7 @@ public struct Client: Hashable, Sendable {
     private mutating func joinAttemptTimedOut(_ number: Int, now: VirtualTime) -> Output {
         var output = Output()
         guard view.local.connectionState == .connecting, let attempt = joinAttempt, attempt.number == number else { return output }
-        if now - attempt.firstAttemptAt < joinRetry.window || Mutants.isOn(.retryJoinForever) {
+        if now - attempt.firstAttemptAt < config.joinRetry.window || Mutants.isOn(.retryJoinForever) {
             if Mutants.isOn(.retryJoinForever) { joinAttempt?.firstAttemptAt = now }
             joinAttempt?.number = number + 1
             sendJoinAttempt(number + 1, now: now, into: &output)
@@ -343,7 +344,7 @@ public struct Client: Hashable, Sendable {
     /// The signaling a reconciler command needs.
     /// What this client tells subscribers about its video when it publishes.
     var publisherProperties: PublisherProperties {
-        PublisherProperties(audioFallbackEnabled: audioFallbackEnabled, videoType: videoType, video: video)
+        PublisherProperties(audioFallbackEnabled: config.audioFallbackEnabled, videoType: config.videoType, video: config.video)
     }
 
     func messages(for command: StageCommand) -> [WireMessage] {

@@ -31,14 +31,14 @@ extension Client {
     /// The layout this composition shows now, from the info it has of each publishing
     /// participant; nil for clients that are not a composition.
     public var compositionLayout: CompositionLayout? {
-        guard sdk == .composition else { return nil }
+        guard config.sdk == .composition else { return nil }
         let shown = view.remotes.filter(\.announced).map(\.info)
         let ordered = shown.sorted { lhs, rhs in
-            let left = Int(lhs.attributes[composition.participantOrderAttribute] ?? "") ?? Int.max
-            let right = Int(rhs.attributes[composition.participantOrderAttribute] ?? "") ?? Int.max
+            let left = Int(lhs.attributes[config.composition.participantOrderAttribute] ?? "") ?? Int.max
+            let right = Int(rhs.attributes[config.composition.participantOrderAttribute] ?? "") ?? Int.max
             return (left, lhs.participantId) < (right, rhs.participantId)
         }
-        let featured = ordered.first { $0.attributes[composition.featuredParticipantAttribute] == "true" }?.participantId
+        let featured = ordered.first { $0.attributes[config.composition.featuredParticipantAttribute] == "true" }?.participantId
         return CompositionLayout(featured: featured, order: ordered.map(\.participantId))
     }
 }
@@ -49,7 +49,7 @@ extension Client {
     /// it holds now (TOK-9: the reconnect is when exchanged attributes reach the layout).
     mutating func remoteReconnected(_ info: ParticipantInfo, into output: inout Output) {
         output.remoteConnections.append(.reconnected(participantId: info.participantId))
-        guard sdk == .composition, let index = view.index(of: info.participantId), view[index: index].announced else { return }
+        guard config.sdk == .composition, let index = view.index(of: info.participantId), view[index: index].announced else { return }
         view[index: index].info = info
     }
 }

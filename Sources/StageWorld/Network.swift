@@ -68,8 +68,9 @@ public struct LinkDirection: Hashable, Sendable {
 /// The network between clients and the stage service: per-client link conditions, the state
 /// of each direction, and the PRNG stream that draws delays and network faults (NET-2).
 public struct Network: Hashable, Sendable {
-    /// Per client index: the conditions of its link.
-    public var links: [LinkConditions]
+    /// Per client index: the conditions of its link, as configured (`WorldConfig.links`, the
+    /// same storage: never changed, never written into the state encoding).
+    public let links: [LinkConditions]
     /// Per client index, two directions: `2 * index` towards the client, `2 * index + 1` towards the service.
     public internal(set) var directions: [LinkDirection]
     /// The network's own PRNG stream (`network`), split from the run's seed.

@@ -13,8 +13,8 @@ extension World {
         guard let observerIndex = clientIndex(named: observer), let publisherIndex = clientIndex(named: participant) else { return nil }
         if observerIndex == publisherIndex { return publishedStats(clientIndex: observerIndex, kind: kind) }
         guard let stream = clients[observerIndex].view[participant]?.addedStreams.first(where: { $0.kind == kind }) else { return nil }
-        let down = network.links[observerIndex]
-        let up = network.links[publisherIndex]
+        let down = config.links[observerIndex]
+        let up = config.links[publisherIndex]
         let roundTrip = (down.latencyMean + up.latencyMean) * 2
         let delivered = (1 - down.lossProbability) * (1 - up.lossProbability)
         var inbound: [String: String] = [
@@ -25,11 +25,11 @@ extension World {
         ]
         switch kind {
         case .video:
-            let layer = clients[publisherIndex].video.layer(forDownlinkBitsPerSecond: down.downlinkBitsPerSecond)
+            let layer = clients[publisherIndex].config.video.layer(forDownlinkBitsPerSecond: down.downlinkBitsPerSecond)
             inbound["layer"] = layer.name
             inbound["frameHeight"] = String(layer.heightPixels)
             inbound["bitrateBitsPerSecond"] = String(min(layer.bitrateBitsPerSecond, down.downlinkBitsPerSecond))
-            inbound["framesPerSecond"] = String(clients[publisherIndex].video.targetFramerateFramesPerSecond)
+            inbound["framesPerSecond"] = String(clients[publisherIndex].config.video.targetFramerateFramesPerSecond)
         case .audio:
             inbound.merge(Self.audioLevels(muted: stream.isMuted, delivered: delivered)) { _, level in level }
         }
@@ -40,9 +40,9 @@ extension World {
     /// now, from its own uplink.
     private func publishedStats(clientIndex index: Int, kind: MediaKind) -> [String: [String: String]]? {
         let client = clients[index]
-        guard client.mediaMode == .routed, client.view.local.publishState == .published,
+        guard client.config.mediaMode == .routed, client.view.local.publishState == .published,
               let stream = client.view.local.publishedStreams.first(where: { $0.kind == kind }) else { return nil }
-        let up = network.links[index]
+        let up = config.links[index]
         var outbound: [String: String] = [
             "kind": kind.rawValue,
             "roundTripTimeMs": String((up.latencyMean * 2).milliseconds),
@@ -51,11 +51,11 @@ extension World {
         ]
         switch kind {
         case .video:
-            let layers = client.video.layers
+            let layers = client.config.video.layers
             outbound["layers"] = layers.map(\.name).joined(separator: ",")
-            outbound["frameHeight"] = String(client.video.heightPixels)
+            outbound["frameHeight"] = String(client.config.video.heightPixels)
             outbound["bitrateBitsPerSecond"] = String(layers.map(\.bitrateBitsPerSecond).reduce(0, +))
-            outbound["framesPerSecond"] = String(client.video.targetFramerateFramesPerSecond)
+            outbound["framesPerSecond"] = String(client.config.video.targetFramerateFramesPerSecond)
         case .audio:
             outbound.merge(Self.audioLevels(muted: stream.isMuted, delivered: 1)) { _, level in level }
         }

@@ -30,7 +30,7 @@ public struct Simulator: Sendable {
         tally.count(entry.payload)
         if case .delivery(let envelope) = entry.payload {
             let cut = world.isCut(envelope, at: max(world.now, entry.due))
-            if cut || faults.chance(world.network.links[envelope.clientIndex].lossProbability) {
+            if cut || faults.chance(world.config.links[envelope.clientIndex].lossProbability) {
                 return .drop(sequence: entry.sequence)
             }
         }

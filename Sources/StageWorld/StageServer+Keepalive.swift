@@ -69,7 +69,7 @@ extension StageServer {
     private mutating func connectionLost(at index: Int, reason: String) -> Reply {
         let participant = participants[index]
         let id = participant.info.participantId
-        guard !participant.publishedStreams.isEmpty, keepalive.reconnectGrace > .zero,
+        guard !participant.publishedStreams.isEmpty, config.keepalive.reconnectGrace > .zero,
               !Mutants.isOn(.ejectDroppedPublisherAtOnce) else {
             var reply = leave(clientIndex: participant.clientIndex)
             reply.events.append(.ejected(participantId: id, reason: reason))
@@ -109,7 +109,7 @@ extension StageServer {
         let accepted = Outgoing(clientIndex: clientIndex, message: offer, epoch: epoch)
         return Reply(
             outgoing: [accepted] + broadcast(.participantReconnected(participants[index].info), except: clientIndex),
-            timers: keepalive.isEnabled ? [.ping(clientIndex: clientIndex, epoch: epoch)] : []
+            timers: config.keepalive.isEnabled ? [.ping(clientIndex: clientIndex, epoch: epoch)] : []
         )
     }
 

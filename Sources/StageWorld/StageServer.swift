@@ -31,24 +31,13 @@ public struct ServiceConnection: Hashable, Sendable {
 /// publish capacity, and fan-out of join/publish/update/leave notifications to every other
 /// connected client (STG, TOK-1, TOK-3, TOK-10).
 public struct StageServer: Hashable, Sendable {
-    public var stageId: String
-    /// The stage's ARN-like id every token's `resource` must name (TOK-2).
-    public var resource: String
-    /// The maximum number of simultaneous publishers (STG-4, default 12).
-    public var publisherCapacity: Int
-    /// The app keys and the service's own key the service trusts (TOK-3).
-    public var keyRing: TokenKeyRing
-    /// How often the service pings each connection and how long it waits for a pong (SIG-6).
-    public var keepalive: KeepalivePolicy
+    /// The stage, its keys, capacity and keepalive: the run's configuration, never changed.
+    public let config: WorldConfig
     /// Connected participants, sorted by participant id.
     public internal(set) var participants: [ServerParticipant] = []
 
-    public init(stageId: String, keyRing: TokenKeyRing, keepalive: KeepalivePolicy = KeepalivePolicy(), publisherCapacity: Int = 12) {
-        self.stageId = stageId
-        self.resource = StageKeys.resource(forStage: stageId)
-        self.keyRing = keyRing
-        self.keepalive = keepalive
-        self.publisherCapacity = publisherCapacity
+    public init(config: WorldConfig) {
+        self.config = config
     }
 
     /// A reply or notification the service sends, on the client's connection `epoch`.
@@ -140,7 +129,7 @@ public struct StageServer: Hashable, Sendable {
         let notifyMetadata = Mutants.isOn(.leakConnectMetadata) ? metadata.metadata : metadata.notifyMetadata
         reply.outgoing += broadcast(.participantJoined(info, notifyMetadata: notifyMetadata), except: clientIndex)
         reply.events.append(.admitted(info))
-        if keepalive.isEnabled { reply.timers.append(.ping(clientIndex: clientIndex, epoch: epoch)) }
+        if config.keepalive.isEnabled { reply.timers.append(.ping(clientIndex: clientIndex, epoch: epoch)) }
         insert(ServerParticipant(
             info: info, clientIndex: clientIndex, publishedStreams: [], claims: verified.claims, origin: verified.origin, epoch: epoch
         ))
@@ -148,7 +137,7 @@ public struct StageServer: Hashable, Sendable {
     }
 
     func verify(_ token: String, now: VirtualTime) -> Result<VerifiedToken, TokenRejection> {
-        keyRing.verify(token, nowSeconds: now.nanoseconds / 1_000_000_000, topic: stageId, resource: resource)
+        config.keyRing.verify(token, nowSeconds: now.nanoseconds / 1_000_000_000, topic: config.stageId, resource: config.resource)
     }
 
     /// TOK-10 (ext): one token, one connection; the earlier holder is dropped and everyone
@@ -170,7 +159,7 @@ public struct StageServer: Hashable, Sendable {
             let error = StageError(code: .tokenNotAllowed, category: .publish, isFatal: false)
             return Reply(outgoing: [reply(.publishRejected(error), to: clientIndex)])
         }
-        if !alreadyPublishing && publisherCount >= publisherCapacity {
+        if !alreadyPublishing && publisherCount >= config.publisherCapacity {
             let error = StageError(code: .stageAtCapacity, category: .publish, isFatal: false)
             return Reply(outgoing: [reply(.publishRejected(error), to: clientIndex)])
         }

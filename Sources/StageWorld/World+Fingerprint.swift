@@ -4,6 +4,10 @@ import StageCore
 extension World {
     /// Writes the world's exploration state: everything that decides its future behaviour, with absolute time left out.
     ///
+    /// Configuration: `config` (settings, links, fault plan) is the same in every state of a
+    /// run, so it is not written; a key is comparable only with keys of the same configuration
+    /// (`WorldConfig.fingerprint` tells configurations apart).
+    ///
     /// Time abstraction: no clock, due times, link busy times or stored times; no network PRNG
     /// (the checker runs without jitter or duplication, where draws only shift times); no
     /// ever-growing counters (queue sequence numbers, ping counts): transport numbers are
@@ -11,7 +15,6 @@ extension World {
     /// Symmetry: names and client indices go through the writer's renaming maps, clients are
     /// written in the order of their images, and collections ordered by name as sets.
     public func encodeExplorationState(into writer: inout CanonicalWriter) {
-        faults.encode(to: &writer)
         encodeComponent(0, into: &writer)
         writer.write(UInt32(clients.count))
         for index in clients.indices.sorted(by: { writer.image(ofClient: $0) < writer.image(ofClient: $1) }) {
@@ -40,7 +43,7 @@ extension World {
         }
         let index = (component - 1) / 2
         if component % 2 == 1 {
-            clients[index].encode(to: &writer, keyRing: server.keyRing)
+            clients[index].encode(to: &writer, keyRing: config.keyRing)
         } else {
             encodeTraffic(index, pending: PendingByClient(self, clientIndex: index), to: &writer)
         }
@@ -57,13 +60,6 @@ extension World {
         scratch.reset()
         encodeComponent(component, into: &scratch)
         return XXH3.hash64(scratch.bytes)
-    }
-
-    /// The hash of the faults' part of the encoding: fixed for a run, as the fault plan is.
-    public var faultsHash: UInt64 {
-        var writer = CanonicalWriter()
-        faults.encode(to: &writer)
-        return XXH3.hash64(writer.bytes)
     }
 
     /// XXH3-64 of that encoding (writer built with the given renaming maps).
@@ -84,18 +80,17 @@ extension World {
     /// the frames on them (in queue order: the head is what arrives next), its script's host
     /// calls in order, and its timers as a set.
     private func encodeTraffic(_ index: Int, pending: PendingByClient, to writer: inout CanonicalWriter) {
-        network.links[index].encode(to: &writer)
         for uplink in [false, true] {
             let direction = network.directions[Network.direction(clientIndex: index, uplink: uplink)]
-            direction.encode(to: &writer, keyRing: server.keyRing, clientEpoch: clients[index].epoch)
+            direction.encode(to: &writer, keyRing: config.keyRing, clientEpoch: clients[index].epoch)
             let frames = pending.deliveries[uplink ? 1 : 0]
             writer.write(UInt32(frames.count))
             for frame in frames {
-                frame.encode(to: &writer, nextExpected: direction.nextExpected, clientEpoch: clients[index].epoch, keyRing: server.keyRing)
+                frame.encode(to: &writer, nextExpected: direction.nextExpected, clientEpoch: clients[index].epoch, keyRing: config.keyRing)
             }
         }
         writer.write(UInt32(pending.hostCalls.count))
-        for call in pending.hostCalls { call.encode(to: &writer, keyRing: server.keyRing) }
+        for call in pending.hostCalls { call.encode(to: &writer, keyRing: config.keyRing) }
         writer.writeUnordered(pending.timers) { writer, timer in timer.encode(to: &writer, client: clients[index]) }
     }
 }
@@ -152,19 +147,6 @@ extension LinkDirection {
     }
 }
 
-extension FaultPlan: ExplorationEncodable {
-    /// Which links each cut or keepalive silence affects and how; their start and end are
-    /// absolute times, left out.
-    func encode(to writer: inout CanonicalWriter) {
-        writer.writeUnordered(partitions) { writer, partition in
-            writer.writeOptional(partition.clientName) { writer, name in writer.writeName(name) }
-            writer.writeCase(partition.direction)
-        }
-        guard !keepaliveSilences.isEmpty else { return }
-        writer.writeUnordered(keepaliveSilences) { writer, silence in writer.writeName(silence.clientName) }
-    }
-}
-
 extension ServerParticipant {
     /// A registered participant; of its keepalive counters only the pings still unanswered;
     /// its connection number relative to its client's (`writeEpoch`).
@@ -182,14 +164,9 @@ extension ServerParticipant {
 }
 
 extension StageServer {
-    /// Settings, keys and the participants as a set (their order, by participant id, only
-    /// orders broadcasts to different links).
+    /// The participants as a set (their order, by participant id, only orders broadcasts to
+    /// different links); the settings are configuration.
     func encode(to writer: inout CanonicalWriter, clientEpochs: [Int]) {
-        writer.write(stageId)
-        writer.write(resource)
-        writer.write(publisherCapacity)
-        keyRing.encode(to: &writer)
-        keepalive.encode(to: &writer)
         writer.writeUnordered(participants) { writer, participant in participant.encode(to: &writer, clientEpochs: clientEpochs) }
     }
 }

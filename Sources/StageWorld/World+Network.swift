@@ -90,8 +90,8 @@ extension World {
 
     /// Whether a partition or outage makes this transmission fail when it would arrive (NET-2).
     public func isCut(_ envelope: Envelope, at time: VirtualTime) -> Bool {
-        !faults.partitions.isEmpty
-            && faults.cuts(clientName: clients[envelope.clientIndex].name, uplink: envelope.isUplink, at: time)
+        !config.faults.partitions.isEmpty
+            && config.faults.cuts(clientName: clients[envelope.clientIndex].name, uplink: envelope.isUplink, at: time)
     }
 
     /// Loses one transmission: the message and everything behind it on its link are scheduled

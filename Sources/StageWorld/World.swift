@@ -26,33 +26,41 @@ public protocol HostStrategies {
     func strategy(forClient index: Int) -> (any StrategyAnswers)?
 }
 
-/// The whole simulated system as one value: clients, stage service, network, pending events
-/// and the virtual clock. `apply` (and `step`) is the only way it changes.
+/// The whole simulated system as one value: the run's configuration, shared by every copy,
+/// and its state: clients, stage service, network, pending events and the virtual clock.
+/// `apply` (and `step`) is the only way it changes.
 public struct World: Hashable, Sendable {
+    /// What never changes during the run: settings, links and the fault plan.
+    public let config: WorldConfig
     public internal(set) var now: VirtualTime
     public internal(set) var clients: [Client]
     public internal(set) var server: StageServer
     public internal(set) var network: Network
-    /// Partitions and outages (NET-2).
-    public let faults: FaultPlan
     public internal(set) var pending: EventQueue<PendingEvent>
     /// The components the action being applied has changed so far; empty between actions.
     var touched = WorldComponents()
 
-    /// A world at time zero; clients are ordered by name so that indices never depend on input
-    /// order. The stage service trusts `keyRing` (by default the standard app and service keys).
+    /// A world at time zero: every client as configured (in the configuration's name order),
+    /// nothing pending.
+    public init(config: WorldConfig, seed: UInt64) {
+        self.config = config
+        self.now = .zero
+        self.clients = config.clients.map { Client(config: $0, keepalive: config.keepalive) }
+        self.server = StageServer(config: config)
+        self.network = Network(links: config.links, seed: seed)
+        self.pending = EventQueue()
+    }
+
+    /// A world at time zero of a `WorldConfig` with these settings.
     public init(
-        stageId: String, clients: [Client], links: [String: LinkConditions], defaultLink: LinkConditions, seed: UInt64,
+        stageId: String, clients: [ClientConfig], links: [String: LinkConditions], defaultLink: LinkConditions, seed: UInt64,
         keyRing: TokenKeyRing = StageKeys.standard.keyRing, faults: FaultPlan = FaultPlan(),
         keepalive: KeepalivePolicy = KeepalivePolicy()
     ) {
-        let sorted = clients.sorted { $0.name < $1.name }
-        self.now = .zero
-        self.clients = sorted
-        self.server = StageServer(stageId: stageId, keyRing: keyRing, keepalive: keepalive)
-        self.network = Network(links: sorted.map { links[$0.name] ?? defaultLink }, seed: seed)
-        self.faults = faults
-        self.pending = EventQueue()
+        let config = WorldConfig(
+            stageId: stageId, clients: clients, links: links, defaultLink: defaultLink, keyRing: keyRing, faults: faults, keepalive: keepalive
+        )
+        self.init(config: config, seed: seed)
     }
 
     public func clientIndex(named name: String) -> Int? { clients.firstIndex(where: { $0.name == name }) }
@@ -122,7 +130,7 @@ public struct World: Hashable, Sendable {
             let (changed, trace) = input(index) { $0.handle(timer, now: time) }
             return changed ? [TraceEvent(time: now, observer: clients[index].name, kind: .timerFired(timer))] + trace : []
         case .serverTimer(let timer):
-            let silenced = if case .ping(let client, _) = timer { faults.silencesKeepalive(of: clients[client].name, at: time) } else { false }
+            let silenced = if case .ping(let client, _) = timer { config.faults.silencesKeepalive(of: clients[client].name, at: time) } else { false }
             return serve { $0.handle(timer, silenced: silenced) }
         case .delivery(let envelope):
             let (ready, trace) = reassemble(envelope)
@@ -185,10 +193,10 @@ public struct World: Hashable, Sendable {
             }
         }
         for outgoing in reply.outgoing {
-            send(Envelope(from: .server, to: .client(outgoing.clientIndex), message: outgoing.message, epoch: outgoing.epoch, channelId: server.stageId))
+            send(Envelope(from: .server, to: .client(outgoing.clientIndex), message: outgoing.message, epoch: outgoing.epoch, channelId: config.stageId))
         }
         for timer in reply.timers {
-            pending.schedule(.serverTimer(timer), at: now + timer.delay(server.keepalive))
+            pending.schedule(.serverTimer(timer), at: now + timer.delay(config.keepalive))
         }
         return trace + reply.events.map { TraceEvent(time: now, observer: "server", kind: .service($0)) }
     }
@@ -208,7 +216,7 @@ public struct World: Hashable, Sendable {
         var trace = record(output, clientIndex: index)
         trace += (output.subscriberEvents + clients[index].followSubscribers(output, now: now)).map { TraceEvent(time: now, observer: clients[index].name, kind: .subscriber($0)) }
         if output.messages.contains(.pong) {
-            let sampled = clients[index].sampleLink(network.links[index], now: now)
+            let sampled = clients[index].sampleLink(config.links[index], now: now)
             trace += sampled.map { TraceEvent(time: now, observer: clients[index].name, kind: .subscriber($0)) }
         }
         if let layout = clients[index].compositionLayout, layout != layoutBefore {
@@ -220,7 +228,7 @@ public struct World: Hashable, Sendable {
 
     private mutating func record(_ output: Client.Output, clientIndex: Int) -> [TraceEvent] {
         for message in output.messages {
-            send(Envelope(from: .client(clientIndex), to: .server, message: message, epoch: clients[clientIndex].epoch, channelId: server.stageId))
+            send(Envelope(from: .client(clientIndex), to: .server, message: message, epoch: clients[clientIndex].epoch, channelId: config.stageId))
         }
         for (delay, timer) in output.timers {
             pending.schedule(.timer(clientIndex: clientIndex, timer), at: now + delay)

@@ -15,7 +15,7 @@ private func observerWorld() -> World {
         ("comp", .composition),
     ]
     let clients = kinds.map { name, sdk in
-        Client(name: name, sdk: sdk, token: StageKeys.standard.token(.signed(StageKeys.claims(participantId: name, stageId: "stage-1"), by: .app)), strategy: StrategySpec())
+        ClientConfig(name: name, sdk: sdk, token: .signed(StageKeys.claims(participantId: name, stageId: "stage-1"), by: .app), strategy: StrategySpec())
     }
     return World(stageId: "stage-1", clients: clients, links: [:], defaultLink: LinkConditions(), seed: 1)
 }

@@ -155,7 +155,7 @@ struct ExpectationFormTests {
 
     @Test("whipUrl and eventsUrl set the initial token's claims")
     func tokenURLs() throws {
-        guard case .signed(let claims, _)? = try load("").participants.first?.token else { Issue.record("no signed token"); return }
+        guard case .signed(let claims, _)? = try load("").participants.first?.config.token else { Issue.record("no signed token"); return }
         #expect(claims.whipURL == "https://w.invalid/whip")
         #expect(claims.eventsURL == "wss://e.invalid/events")
     }

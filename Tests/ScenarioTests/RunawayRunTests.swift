@@ -70,10 +70,10 @@ struct RunawayRunTests {
 
     /// The join storm built in Swift, past the loader: only the event budget stops it.
     private var joinStorm: Scenario {
-        let alice = ParticipantSpec(
+        let alice = ParticipantSpec(ClientConfig(
             name: "alice", sdk: .mobile(SemanticVersion(1, 37, 0)), token: .signed(StageKeys.claims(participantId: "alice", stageId: "stage-1"), by: .app),
             joinRetry: JoinRetryPolicy(attemptTimeout: VirtualDuration(nanoseconds: 1), window: .seconds(30))
-        )
+        ))
         return Scenario(
             path: "storm", name: "join storm", covers: [], seed: 1, duration: .seconds(30), stageId: "stage-1", network: LinkConditions(),
             faults: FaultPlan(partitions: [Partition(clientName: nil, direction: .both, start: .zero, end: .seconds(60))]),
@@ -99,7 +99,7 @@ struct RunawayRunTests {
     @Test("a retransmission storm past the loader names alice's link; the stop is reproducible")
     func retransmissionStormStopsAtBudget() {
         var storm = joinStorm
-        storm.participants[0].joinRetry = JoinRetryPolicy()
+        storm.participants[0].config.joinRetry = JoinRetryPolicy()
         storm.network.retransmissionTimeout = VirtualDuration(nanoseconds: 1)
         storm.network.latencyMean = .zero
         storm.eventBudget = EventBudget(maximumActions: 20_000)

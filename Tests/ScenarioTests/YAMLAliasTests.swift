@@ -70,8 +70,8 @@ struct YAMLAliasTests {
 
         """
         let scenario = try ScenarioLoader.parse(text, path: "reuse.yaml")
-        #expect(scenario.participants[0].strategy == scenario.participants[1].strategy)
-        let meta = try #require(scenario.participants[0].connect.metadata)
-        #expect(scenario.participants[1].connect.notifyMetadata == .array([meta, meta]))
+        #expect(scenario.participants[0].config.strategy == scenario.participants[1].config.strategy)
+        let meta = try #require(scenario.participants[0].config.connectMetadata.metadata)
+        #expect(scenario.participants[1].config.connectMetadata.notifyMetadata == .array([meta, meta]))
     }
 }

@@ -109,7 +109,7 @@ struct OfferAnswerTests {
     func answerFirst() throws {
         let simulation = StageSimulation(seed: 5, stageId: "demo")
         let token = simulation.token(for: "alice")
-        var client = Client(name: "alice", sdk: .mobile(SemanticVersion(1, 37, 0)), token: token, strategy: StrategySpec())
+        var client = Client(config: ClientConfig(name: "alice", sdk: .mobile(SemanticVersion(1, 37, 0)), token: .raw(token), strategy: StrategySpec()))
         _ = client.handle(.join, strategy: client.strategy, now: .zero)
         let publisher = PublisherSnapshot(
             info: ParticipantInfo(participantId: "bob", userId: "", isLocal: false, attributes: [:], capabilities: Capabilities()),
@@ -151,7 +151,7 @@ struct ReOfferReAnswerTests {
     @Test("the service adds a subscribed publisher's media with a re-offer naming its stream, and the client re-answers it first")
     func reOfferAnswered() throws {
         let simulation = StageSimulation(seed: 5, stageId: "demo")
-        var client = Client(name: "alice", sdk: .mobile(SemanticVersion(1, 37, 0)), token: simulation.token(for: "alice"), strategy: StrategySpec())
+        var client = Client(config: ClientConfig(name: "alice", sdk: .mobile(SemanticVersion(1, 37, 0)), token: .raw(simulation.token(for: "alice")), strategy: StrategySpec()))
         _ = client.handle(.join, strategy: client.strategy, now: .zero)
         let bob = PublisherSnapshot(
             info: ParticipantInfo(participantId: "bob", userId: "", isLocal: false, attributes: [:], capabilities: Capabilities()),

@@ -91,7 +91,7 @@ struct ClientContradictionTests {
             Fixture.offer(metadata: #"{"publishers":[\#(Fixture.publisher("bob", streams: "[]")),\#(Fixture.publisher("bob", streams: "[]"))]}"#),
         ]
         for offer in offers {
-            let client = Client(name: "alice", sdk: .mobile(SemanticVersion(1, 37, 0)), token: signedToken("alice"), strategy: StrategySpec())
+            let client = ClientConfig(name: "alice", sdk: .mobile(SemanticVersion(1, 37, 0)), token: .raw(signedToken("alice")), strategy: StrategySpec())
             var world = World(stageId: "stage-1", clients: [client], links: [:], defaultLink: LinkConditions(), seed: 1)
             world.scheduleHostCall(.join, clientIndex: 0, at: .zero)
             _ = world.apply(.fire(sequence: 0))

@@ -6,7 +6,7 @@ import Testing
 /// Clients with these names and default settings, tokens signed by the app key, nothing scheduled.
 private func stage(_ names: [String], keepalive: KeepalivePolicy = .off) -> World {
     let clients = names.map { name in
-        Client(name: name, sdk: .mobile(SemanticVersion(1, 37, 0)), token: signedToken(name), strategy: StrategySpec(), keepalive: keepalive)
+        ClientConfig(name: name, sdk: .mobile(SemanticVersion(1, 37, 0)), token: .raw(signedToken(name)), strategy: StrategySpec())
     }
     return World(stageId: "stage-1", clients: clients, links: [:], defaultLink: LinkConditions(), seed: 1, keepalive: keepalive)
 }
@@ -187,7 +187,7 @@ struct FingerprintTests {
         let tokens = [StageKeys.standard.app.sign(claims), StageKeys.standard.app.sign(claims), StageKeys.standard.unknown.sign(claims)]
         #expect(tokens[0] != tokens[1])
         let worlds = tokens.map { token in
-            World(stageId: "stage-1", clients: [Client(name: "p1", sdk: .web(SemanticVersion(1, 0, 0)), token: token, strategy: StrategySpec())],
+            World(stageId: "stage-1", clients: [ClientConfig(name: "p1", sdk: .web(SemanticVersion(1, 0, 0)), token: .raw(token), strategy: StrategySpec())],
                   links: [:], defaultLink: LinkConditions(), seed: 1)
         }
         #expect(worlds[0].fingerprint() == worlds[1].fingerprint())
@@ -201,6 +201,6 @@ struct FingerprintTests {
         var simulator = Simulator(world: world, seed: 1)
         simulator.run(until: .seconds(7)) { _, _, _ in }
         #expect(simulator.world.clients.allSatisfy { $0.remoteProperties.count == 2 })
-        #expect(XXH3.hex(simulator.world.fingerprint()) == "44ffe77bc538ced6")
+        #expect(XXH3.hex(simulator.world.fingerprint()) == "1ed2b9402ab733d1")
     }
 }

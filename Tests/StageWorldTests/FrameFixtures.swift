@@ -62,7 +62,7 @@ func decodedAtServer(_ frame: String) -> Result<WireMessage, SignalingFrameError
 /// alice and bob publish, carol only watches; all three have joined and subscribed by 3 s.
 func threeClientStage(seed: UInt64 = 3) -> World {
     let clients = ["alice", "bob", "carol"].map { name in
-        Client(name: name, sdk: .mobile(SemanticVersion(1, 37, 0)), token: signedToken(name), strategy: StrategySpec(publish: name != "carol"))
+        ClientConfig(name: name, sdk: .mobile(SemanticVersion(1, 37, 0)), token: .raw(signedToken(name)), strategy: StrategySpec(publish: name != "carol"))
     }
     var world = World(stageId: "stage-1", clients: clients, links: [:], defaultLink: LinkConditions(), seed: seed)
     for index in 0..<3 { world.scheduleHostCall(.join, clientIndex: index, at: .milliseconds(UInt64(index) * 10)) }

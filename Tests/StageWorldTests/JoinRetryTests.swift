@@ -8,7 +8,7 @@ import Testing
 @Suite("Join retry window (STG-3)")
 struct JoinRetryTests {
     private func soloWorld(policy: JoinRetryPolicy) -> World {
-        let client = Client(name: "solo", sdk: .web(SemanticVersion(1, 0, 0)), token: signedToken("solo"), strategy: StrategySpec(), joinRetry: policy)
+        let client = ClientConfig(name: "solo", sdk: .web(SemanticVersion(1, 0, 0)), token: .raw(signedToken("solo")), strategy: StrategySpec(), joinRetry: policy)
         var world = World(stageId: "stage-1", clients: [client], links: [:], defaultLink: LinkConditions(), seed: 1)
         world.scheduleHostCall(.join, clientIndex: 0, at: .zero)
         return world
@@ -72,7 +72,7 @@ struct JoinRetryTests {
 
     @Test("a retried join is answered again without announcing the participant twice (others hear a reconnect, NET-3)")
     func retriedJoinIsIdempotent() {
-        var server = StageServer(stageId: "stage-1", keyRing: StageKeys.standard.keyRing)
+        var server = StageServer(config: WorldConfig(stageId: "stage-1", clients: []))
         _ = server.handle(.join(token: signedToken("a")), from: 0, epoch: 1, now: .zero)
         let first = server.handle(.join(token: signedToken("b")), from: 1, epoch: 1, now: .zero)
         let again = server.handle(.join(token: signedToken("b")), from: 1, epoch: 1, now: .seconds(5))

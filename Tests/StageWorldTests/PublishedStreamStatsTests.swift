@@ -12,7 +12,7 @@ struct PublishedStreamStatsTests {
         var strategy = StrategySpec()
         strategy.publish = true
         let clients = ["host", "viewer"].map { name in
-            Client(name: name, sdk: .mobile(SemanticVersion(1, 37, 0)), token: signedToken(name), strategy: strategy, keepalive: .off, mediaMode: mediaMode)
+            ClientConfig(name: name, sdk: .mobile(SemanticVersion(1, 37, 0)), token: .raw(signedToken(name)), strategy: strategy, mediaMode: mediaMode)
         }
         var link = LinkConditions()
         link.latencyMean = .milliseconds(30)

@@ -33,9 +33,12 @@ struct ServiceMonitorTests {
 
     @Test("a token or private connect metadata in a frame to someone else is reported; in its owner's own frames it is not")
     func secrets() throws {
-        var world = twoClientWorld()
+        let secret = ConnectMetadata(metadata: ["secret": "alice-s3cret"], notifyMetadata: ["name": "alice"])
+        let clients = ["bob", "alice"].map { name in
+            ClientConfig(name: name, token: .raw(signedToken(name)), connectMetadata: name == "alice" ? secret : ConnectMetadata())
+        }
+        let world = World(stageId: "stage-1", clients: clients, links: [:], defaultLink: LinkConditions(), seed: 1)
         let alice = try #require(world.clientIndex(named: "alice"))
-        world.clients[alice].connectMetadata = ConnectMetadata(metadata: ["secret": "alice-s3cret"], notifyMetadata: ["name": "alice"])
         let signature = try #require(world.clients[alice].token.split(separator: ".").last)
         func frame(to observer: String, _ text: String) -> TraceEvent {
             TraceEvent(time: .zero, observer: observer, kind: .delivered(.leave, frame: text))

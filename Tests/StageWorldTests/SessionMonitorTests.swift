@@ -19,6 +19,8 @@ struct SessionMonitorTests {
         TraceEvent(time: time, observer: observer, kind: kind)
     }
 
+    /// Alice's watchdog timer is taken away: a pending one, due in time, would excuse her
+    /// (the checker's clock may pass it before it fires).
     @Test("a client connected on a connection the service closed is flagged after its watchdog, not before")
     func closedConnectionNoticedInTime() throws {
         let world = settledWorld()
@@ -28,7 +30,10 @@ struct SessionMonitorTests {
         var closed = world
         let alice = try #require(closed.clientIndex(named: "alice"))
         closed.server.participants.removeAll { $0.clientIndex == alice }
-        let watchdog = world.server.keepalive.clientWatchdog
+        closed.pending.removeAll { payload in
+            if case .timer(alice, .pingWatchdog) = payload { true } else { false }
+        }
+        let watchdog = world.config.keepalive.clientWatchdog
         #expect(monitor.observe(event("bob", .timerFired(.joinAttemptTimeout(attempt: 1)), at: world.now), index: 1, world: closed).isEmpty)
         #expect(monitor.observe(event("bob", .timerFired(.joinAttemptTimeout(attempt: 1)), at: world.now + watchdog), index: 2, world: closed).isEmpty)
         let late = monitor.observe(event("bob", .timerFired(.joinAttemptTimeout(attempt: 1)), at: world.now + watchdog + .milliseconds(1)), index: 3, world: closed)
@@ -92,8 +97,7 @@ struct SessionMonitorTests {
     @Test("a publisher dropped at once for an unanswered ping is flagged while the grace is on, not without it")
     func publisherDrop() {
         func run(grace: VirtualDuration, wasPublishing: Bool, reason: String) -> [Violation] {
-            var world = settledWorld()
-            world.server.keepalive.reconnectGrace = grace
+            let world = World(stageId: "stage-1", clients: [], links: [:], defaultLink: LinkConditions(), seed: 5, keepalive: KeepalivePolicy(reconnectGrace: grace))
             var monitor = PublisherDropMonitor()
             let kinds: [TraceEvent.Kind] = [.service(.left(participantId: "bob", wasPublishing: wasPublishing)), .service(.ejected(participantId: "bob", reason: reason))]
             return kinds.enumerated().flatMap { monitor.observe(event("server", $0.element, at: .zero), index: $0.offset, world: world) }

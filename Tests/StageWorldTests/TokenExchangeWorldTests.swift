@@ -18,7 +18,7 @@ private func token(_ claims: TokenClaims, by signer: TokenSigner = .app) -> Stri
 }
 
 /// A world on stage-1 with default links; joins every client in name order, 10 ms apart.
-private func joinedWorld(_ clients: [Client], seed: UInt64 = 7) -> World {
+private func joinedWorld(_ clients: [ClientConfig], seed: UInt64 = 7) -> World {
     var world = World(stageId: "stage-1", clients: clients, links: [:], defaultLink: LinkConditions(), seed: seed)
     for index in world.clients.indices {
         world.scheduleHostCall(.join, clientIndex: index, at: .milliseconds(UInt64(index) * 10))
@@ -95,10 +95,10 @@ private extension WireMessage {
 /// 1.37.0), carol (web) and dave (mobile 1.36.0) watch. Everyone publishes and subscribes.
 private func metadataWorld(aliceClaims: TokenClaims = stageClaims("alice", userId: "u-old"), aliceSigner: TokenSigner = .app, aliceSDK: SDKKind = mobile137) -> World {
     joinedWorld([
-        Client(name: "alice", sdk: aliceSDK, token: token(aliceClaims, by: aliceSigner), strategy: StrategySpec()),
-        Client(name: "bob", sdk: mobile137, token: token(stageClaims("bob")), strategy: StrategySpec()),
-        Client(name: "carol", sdk: web140, token: token(stageClaims("carol")), strategy: StrategySpec()),
-        Client(name: "dave", sdk: mobile136, token: token(stageClaims("dave")), strategy: StrategySpec()),
+        ClientConfig(name: "alice", sdk: aliceSDK, token: .raw(token(aliceClaims, by: aliceSigner)), strategy: StrategySpec()),
+        ClientConfig(name: "bob", sdk: mobile137, token: .raw(token(stageClaims("bob"))), strategy: StrategySpec()),
+        ClientConfig(name: "carol", sdk: web140, token: .raw(token(stageClaims("carol"))), strategy: StrategySpec()),
+        ClientConfig(name: "dave", sdk: mobile136, token: .raw(token(stageClaims("dave"))), strategy: StrategySpec()),
     ])
 }
 
@@ -387,8 +387,8 @@ struct TokenExchangeWorldTests {
         var next = current
         next.attributes = ["role": "moderator"]
         var world = joinedWorld([
-            Client(name: "alice", sdk: mobile137, token: token(current), strategy: StrategySpec(publish: false)),
-            Client(name: "bob", sdk: mobile137, token: token(stageClaims("bob")), strategy: moderatorsHidden),
+            ClientConfig(name: "alice", sdk: mobile137, token: .raw(token(current)), strategy: StrategySpec(publish: false)),
+            ClientConfig(name: "bob", sdk: mobile137, token: .raw(token(stageClaims("bob"))), strategy: moderatorsHidden),
         ])
         let alice = try #require(world.clientIndex(named: "alice"))
         world.scheduleHostCall(.exchangeToken(token(next)), clientIndex: alice, at: .seconds(1))
@@ -409,9 +409,9 @@ struct TokenExchangeWorldTests {
         var world = World(
             stageId: "stage-1",
             clients: [
-                Client(name: "phone", sdk: mobile137, token: shared, strategy: StrategySpec()),
-                Client(name: "bob", sdk: web140, token: token(stageClaims("bob")), strategy: StrategySpec()),
-                Client(name: "tablet", sdk: mobile137, token: shared, strategy: StrategySpec()),
+                ClientConfig(name: "phone", sdk: mobile137, token: .raw(shared), strategy: StrategySpec()),
+                ClientConfig(name: "bob", sdk: web140, token: .raw(token(stageClaims("bob"))), strategy: StrategySpec()),
+                ClientConfig(name: "tablet", sdk: mobile137, token: .raw(shared), strategy: StrategySpec()),
             ],
             links: [:], defaultLink: LinkConditions(), seed: 3
         )
@@ -462,7 +462,7 @@ struct StageServerJoinTests {
     @Test("TOK-1: a bad join token is rejected with its code and nobody is admitted", arguments: 0..<bad.count)
     func badJoinToken(case number: Int) throws {
         let (name, badToken, now, code) = Self.bad[number]
-        var server = StageServer(stageId: "stage-1", keyRing: StageKeys.standard.keyRing)
+        var server = StageServer(config: WorldConfig(stageId: "stage-1", clients: []))
         let reply = server.handle(.join(token: badToken), from: 0, epoch: 1, now: now)
         try #require(reply.outgoing.count == 1, "\(name)")
         #expect(reply.outgoing[0].clientIndex == 0)
@@ -485,7 +485,7 @@ struct StageServerJoinTests {
 
     @Test("TOK-1: a valid token just before expiry is admitted")
     func validTokenAdmitted() {
-        var server = StageServer(stageId: "stage-1", keyRing: StageKeys.standard.keyRing)
+        var server = StageServer(config: WorldConfig(stageId: "stage-1", clients: []))
         let claims = StageKeys.claims(participantId: "ok", stageId: "stage-1", userId: "u", validForSeconds: 10)
         let reply = server.handle(.join(token: StageKeys.standard.token(.signed(claims, by: .app))), from: 0, epoch: 1, now: .milliseconds(9_999))
         #expect(reply.outgoing.map(\.message) == [.joinAccepted([], connectionId: "ok")])

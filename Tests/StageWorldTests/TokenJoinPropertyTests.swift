@@ -36,7 +36,7 @@ struct TokenJoinPropertyTests {
     @Test("2,000 mutated tokens are refused at join and nobody is admitted; the genuine one is")
     func nothingJoins() {
         var random = SplitMix64.stream(seed: 2026, name: "token-join-property")
-        var server = StageServer(stageId: "stage-1", keyRing: StageKeys.standard.keyRing)
+        var server = StageServer(config: WorldConfig(stageId: "stage-1", clients: []))
         for attempt in 0..<2_000 {
             let token = Self.mutant(&random)
             guard token != Self.genuine else { continue }

@@ -39,9 +39,9 @@ struct TransportTests {
 
     @Test("a second copy of a frame already handed on is still a duplicate after the service closes a connection (SIG-6)")
     func duplicateAfterClose() throws {
-        let client = Client(name: "alice", sdk: .mobile(SemanticVersion(1, 37, 0)), token: signedToken("alice"), strategy: StrategySpec())
+        let client = ClientConfig(name: "alice", sdk: .mobile(SemanticVersion(1, 37, 0)), token: .raw(signedToken("alice")), strategy: StrategySpec())
         var world = World(stageId: "stage-1", clients: [client], links: [:], defaultLink: LinkConditions(duplicationProbability: 1), seed: 1)
-        world.send(Envelope(from: .client(0), to: .server, message: .join(token: client.token), epoch: 2, channelId: "stage-1"))
+        world.send(Envelope(from: .client(0), to: .server, message: .join(token: client.initialToken), epoch: 2, channelId: "stage-1"))
         let copies = world.pending.entries.filter { if case .delivery = $0.payload { true } else { false } }
         try #require(copies.count == 2)
         guard case .delivery(let first) = copies[0].payload, case .delivery(let second) = copies[1].payload else { return }
@@ -64,7 +64,7 @@ struct TransportTests {
     func hostileNetworkConverges() {
         let link = LinkConditions(latencyMean: .milliseconds(25), jitterMax: .milliseconds(40), jitterDistribution: .exponential,
                                   lossProbability: 0.1, duplicationProbability: 1, reorderProbability: 0.5)
-        let clients = ["bob", "alice", "carol"].map { Client(name: $0, sdk: .mobile(SemanticVersion(1, 37, 0)), token: signedToken($0), strategy: StrategySpec()) }
+        let clients = ["bob", "alice", "carol"].map { ClientConfig(name: $0, sdk: .mobile(SemanticVersion(1, 37, 0)), token: .raw(signedToken($0)), strategy: StrategySpec()) }
         var world = World(stageId: "stage-1", clients: clients, links: [:], defaultLink: link, seed: 9)
         for index in 0..<3 { world.scheduleHostCall(.join, clientIndex: index, at: .milliseconds(UInt64(index) * 7)) }
         let run = MonitoredRun(world: world, seed: 9, until: .seconds(20))

@@ -16,7 +16,7 @@ struct UnansweredJoinTests {
     }
 
     private func run(joinRetry: JoinRetryPolicy) -> MonitoredRun {
-        var client = Client(name: "alice", sdk: .mobile(SemanticVersion(1, 37, 0)), token: signedToken("alice"), strategy: StrategySpec(), joinRetry: joinRetry)
+        var client = ClientConfig(name: "alice", sdk: .mobile(SemanticVersion(1, 37, 0)), token: .raw(signedToken("alice")), strategy: StrategySpec(), joinRetry: joinRetry)
         client.connectMetadata = ConnectMetadata(metadata: unreadableMetadata)
         var world = World(stageId: "stage-1", clients: [client], links: [:], defaultLink: LinkConditions(), seed: 1)
         world.scheduleHostCall(.join, clientIndex: 0, at: .zero)

@@ -12,7 +12,7 @@ func signedToken(_ name: String, topic: String = "stage-1", expires: UInt64 = 36
 }
 
 func twoClientWorld(loss: Double = 0, seed: UInt64 = 1) -> World {
-    let clients = ["bob", "alice"].map { Client(name: $0, sdk: .mobile(SemanticVersion(1, 37, 0)), token: signedToken($0), strategy: StrategySpec()) }
+    let clients = ["bob", "alice"].map { ClientConfig(name: $0, sdk: .mobile(SemanticVersion(1, 37, 0)), token: .raw(signedToken($0)), strategy: StrategySpec()) }
     var world = World(stageId: "stage-1", clients: clients, links: [:], defaultLink: LinkConditions(lossProbability: loss), seed: seed)
     world.scheduleHostCall(.join, clientIndex: 0, at: .zero)
     world.scheduleHostCall(.join, clientIndex: 1, at: .milliseconds(10))
@@ -94,7 +94,7 @@ struct WorldTests {
 
     @Test("an expired token is rejected with TOKEN_EXPIRED and never connects (TOK-1)")
     func expiredToken() {
-        let client = Client(name: "late", sdk: .web(SemanticVersion(1, 0, 0)), token: signedToken("late", expires: 1), strategy: StrategySpec())
+        let client = ClientConfig(name: "late", sdk: .web(SemanticVersion(1, 0, 0)), token: .raw(signedToken("late", expires: 1)), strategy: StrategySpec())
         var world = World(stageId: "stage-1", clients: [client], links: [:], defaultLink: LinkConditions(), seed: 1)
         world.scheduleHostCall(.join, clientIndex: 0, at: .seconds(2))
         let (_, events) = simulate(world, seed: 1)
@@ -106,7 +106,7 @@ struct WorldTests {
     @Test("the 13th publisher fails with STAGE_AT_CAPACITY (STG-4)")
     func capacity() {
         let names = (1...13).map { "p\($0 < 10 ? "0" : "")\($0)" }
-        let clients = names.map { Client(name: $0, sdk: .mobile(SemanticVersion(1, 37, 0)), token: signedToken($0), strategy: StrategySpec(subscribe: .none)) }
+        let clients = names.map { ClientConfig(name: $0, sdk: .mobile(SemanticVersion(1, 37, 0)), token: .raw(signedToken($0)), strategy: StrategySpec(subscribe: .none)) }
         var world = World(stageId: "stage-1", clients: clients, links: [:], defaultLink: LinkConditions(), seed: 1)
         for index in names.indices { world.scheduleHostCall(.join, clientIndex: index, at: .milliseconds(UInt64(index) * 100)) }
         let (simulator, events) = simulate(world, seed: 1)
