@@ -42,6 +42,17 @@ public struct LiveConnectionMonitor: InvariantMonitor {
         }
     }
 
+    /// The clients in a disagreement (connected on a closed connection) and those already
+    /// reported for it. When each disagreement began is left out: the untimed half (connected
+    /// on a closed connection) does not read it, and the timed half (noticed within the
+    /// watchdog) compares it with the clock, which the checker's key abstracts for the world
+    /// too; under that abstraction a timer may fire at any moment, so the checker does not
+    /// decide durations (README, "Time is abstracted") and this half is the timed runs' check.
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        writer.writeUnordered(closedSince.keys) { $0.writeClientIndex($1) }
+        writer.writeUnordered(reported) { $0.writeClientIndex($1) }
+    }
+
     /// Whether the service holds the connection the client is on.
     private static func holds(_ world: World, _ client: Int) -> Bool {
         world.server.holdsConnection(clientIndex: client, epoch: world.clients[client].epoch)

@@ -77,10 +77,10 @@ public struct CheckReport: Sendable {
 /// eventually-checks in quiescent states, and deduplicates states by the fingerprint of their
 /// time-abstracted canonical encoding (Stateright's actor model; TLC's fingerprints).
 ///
-/// Limits, stated plainly: the monitors of a state are those of the first path that reached
-/// it; a later path to the same world is not watched again, so a violation that depends on
-/// history the world does not hold can be missed. Time is abstracted: timers fire in any
-/// order relative to deliveries, so behaviour only a clock rules out is explored too.
+/// A state's key holds the monitors' state too (`MonitorSet.encodeState`), so a later path
+/// to the same world with a different monitor history is explored again. Time is abstracted:
+/// timers fire in any order relative to deliveries, so behaviour only a clock rules out is
+/// explored too, and durations are not decided.
 /// Depth-first search with a depth bound can prune a state first met deep that is reachable
 /// shallower (as in SPIN).
 public struct ModelChecker: Sendable {
@@ -163,13 +163,14 @@ public struct ModelChecker: Sendable {
         return (best ?? StateKey(fingerprint: 0, bytes: []), images.count)
     }
 
-    /// The drops used and the world, encoded under one renaming.
+    /// The drops used, the world and the monitors' state, encoded under one renaming.
     private func encodedKey(of node: Node, under permutation: Symmetry.Permutation) -> StateKey {
         var writer = CanonicalWriter(reservingCapacity: 4096)
         writer.nameImages = permutation.nameImages
         writer.clientIndexImages = permutation.clientIndexImages
         writer.write(node.drops)
         node.world.encodeExplorationState(into: &writer)
+        node.monitors.encodeState(into: &writer, world: node.world)
         return StateKey(fingerprint: XXH3.hash64(writer.bytes), bytes: options.exact ? writer.bytes : [])
     }
 

@@ -30,4 +30,9 @@ public struct PublisherDropMonitor: InvariantMonitor {
         }
         return []
     }
+
+    /// The participant the last service step removed while publishing, if any (SUB-4).
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        writer.writeOptionalName(leftWhilePublishing)
+    }
 }

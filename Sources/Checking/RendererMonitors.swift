@@ -1,3 +1,4 @@
+import Simulation
 import StageCore
 import StageWorld
 
@@ -8,6 +9,12 @@ struct ObserverParticipant: Hashable, Sendable, Comparable {
 
     static func < (lhs: Self, rhs: Self) -> Bool {
         (lhs.observer, lhs.participantId) < (rhs.observer, rhs.participantId)
+    }
+
+    /// Both names through the renaming.
+    func encode(into writer: inout CanonicalWriter) {
+        writer.writeName(observer)
+        writer.writeName(participantId)
     }
 }
 
@@ -62,6 +69,11 @@ public struct JoinLeaveOrderMonitor: InvariantMonitor {
         if wasAwaiting, case .publishStateChanged(_, .published, _) = renderer { return nil }
         return wasAwaiting ? "\(renderer.name) about \(key.participantId) before its publishState published" : nil
     }
+
+    /// The pairs joined, shown published, and awaiting `published` (RND-1..3).
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        for pairs in [joined, remotePublished, awaitingPublished] { writer.writeUnordered(pairs) { $1.encode(into: &$0) } }
+    }
 }
 
 /// RND-5: every added stream is removed exactly once, before its participant's leave, and a
@@ -109,6 +121,16 @@ public struct StreamAccountingMonitor: InvariantMonitor {
         }
         return []
     }
+
+    /// The kinds added per pair (an empty set reads as no entry, so neither is written) and
+    /// the pairs subscribed (RND-4, RND-5).
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        writer.writeUnordered(added.filter { !$0.value.isEmpty }) { writer, entry in
+            entry.key.encode(into: &writer)
+            writer.write(entry.value.sorted().map(\.rawValue))
+        }
+        writer.writeUnordered(subscribed) { $1.encode(into: &$0) }
+    }
 }
 
 /// RND-4: never didAddStreams for a participant the strategy answered `none`, never a video
@@ -128,4 +150,7 @@ public struct SubscribeAnswerMonitor: InvariantMonitor {
         guard !forbidden.isEmpty else { return [] }
         return [violation(event, index: index, "added \(forbidden.map(\.kind.rawValue)) of \(who.participantId) while the strategy answers \(answer.rawValue)")]
     }
+
+    /// Stateless: it reads the answer from the world at each event.
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {}
 }

@@ -1,3 +1,4 @@
+import Simulation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -102,4 +103,11 @@ public struct SecretMonitor: InvariantMonitor {
         let text = segments.count == 3 ? String(segments[2]) : token
         return text.count >= 16 ? text : nil
     }
+
+    /// Writes nothing: the secrets are a function of the world. The declared ones come from
+    /// the initial world (collected at the first event; before it there is nothing to judge),
+    /// and the exchanged ones from the `exchangeToken` host calls taken, which the world's
+    /// pending host calls record (each participant's calls run in script order). Their order
+    /// only picks which leak a report names.
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {}
 }

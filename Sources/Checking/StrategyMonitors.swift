@@ -1,3 +1,4 @@
+import Simulation
 import StageCore
 import StageWorld
 
@@ -26,6 +27,11 @@ public struct PublishCapabilityMonitor: InvariantMonitor {
             return []
         }
     }
+}
+
+extension PublishCapabilityMonitor {
+    /// Stateless: it reads the service and the event.
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {}
 }
 
 /// STR-5: a refreshStrategy whose answers are all unchanged changes nothing and emits
@@ -81,5 +87,17 @@ public struct SilentRefreshMonitor: InvariantMonitor {
         }
         guard event.observer == quietObserver, !isRetry else { return [] }
         return [violation(event, index: index, "refreshStrategy with unchanged answers emitted \(renderer.name)")]
+    }
+
+    /// The refresh in progress, the observer that must stay quiet, the retry allowed, and each
+    /// observer's own publish state as last told (STR-5, STG-4).
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        writer.writeOptionalName(quietObserver)
+        writer.writeOptionalName(refreshingObserver)
+        writer.writeOptionalName(retryAllowed)
+        writer.writeUnordered(localPublishState) { writer, entry in
+            writer.writeName(entry.key)
+            writer.write(entry.value.rawValue)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Simulation
 import StageWorld
 import SubscriberModel
 
@@ -18,5 +19,17 @@ public struct SubscriberLifecycleMonitor: InvariantMonitor {
         guard case .subscriber(let subscriber) = event.kind else { return [] }
         let subscription = "\(event.observer)/\(subscriber.streamId)"
         return check.observe(subscription, subscriber.event).map { violation(event, index: index, $0) }
+    }
+
+    /// Each subscription's lifecycle facts (`SubscriberEventOrderCheck.trackFacts`), keyed by
+    /// its observer and stream id through the renaming.
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        writer.writeUnordered(check.trackFacts) { writer, entry in
+            let slash = entry.key.firstIndex(of: "/") ?? entry.key.endIndex
+            writer.writeName(String(entry.key[..<slash]))
+            writer.writeStreamId(String(entry.key[slash...].dropFirst()))
+            writer.write(UInt32(entry.value.count))
+            for byte in entry.value { writer.write(byte) }
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Simulation
 import StageCore
 import StageWorld
 import SubscriberModel
@@ -19,4 +20,7 @@ public struct SubscriberVideoMonitor: InvariantMonitor {
         else { return [] }
         return [violation(event, index: index, "\(subscriber.event) about \(subscriber.streamId) under an audioOnly subscription")]
     }
+
+    /// Stateless: it reads the observer's view at each event.
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {}
 }

@@ -1,3 +1,4 @@
+import Simulation
 import StageCore
 import StageWorld
 
@@ -55,6 +56,21 @@ public struct CapabilityChangeMonitor: InvariantMonitor {
         guard let (event, index, message) = owed.removeValue(forKey: observer) else { return [] }
         return [violation(event, index: index, message)]
     }
+
+    /// Each observer's known publish capability (unknown, no, yes), the observers publishing
+    /// (absent reads as not publishing), and which change each observer is owed (TOK-6, TOK-7);
+    /// the owed change's event only words the report.
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        writer.writeUnordered(canPublish) { writer, entry in
+            writer.writeName(entry.key)
+            writer.write(entry.value)
+        }
+        writer.writeUnordered(publishing.filter(\.value).keys) { $0.writeName($1) }
+        writer.writeUnordered(owed) { writer, entry in
+            writer.writeName(entry.key)
+            writer.write(entry.value.2 == Self.gain)
+        }
+    }
 }
 
 /// TOK-4: no accepted exchange ever changes `topic`, `resource`, `jti`, `whip_url` or
@@ -82,5 +98,28 @@ public struct ExchangeImmutabilityMonitor: InvariantMonitor {
             break
         }
         return []
+    }
+}
+
+extension ExchangeImmutabilityMonitor {
+    /// The immutable fields (TOK-4, as `TokenClaims.changedImmutableField` compares them) of
+    /// each participant's join token and of the token last delivered to the service; the
+    /// other claims decide nothing here.
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        writer.writeUnordered(joinedWith) { writer, entry in
+            writer.writeName(entry.key)
+            Self.encodeImmutableFields(entry.value, into: &writer)
+        }
+        guard let lastToken else { return writer.write(UInt8(0)) }
+        writer.write(UInt8(1))
+        Self.encodeImmutableFields(lastToken, into: &writer)
+    }
+
+    private static func encodeImmutableFields(_ claims: TokenClaims, into writer: inout CanonicalWriter) {
+        writer.write(claims.topic)
+        writer.write(claims.resource)
+        writer.writeName(claims.participantId)
+        writer.write(claims.whipURL)
+        writer.write(claims.eventsURL)
     }
 }

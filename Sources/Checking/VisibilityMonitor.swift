@@ -1,3 +1,4 @@
+import Simulation
 import StageCore
 import StageWorld
 
@@ -23,6 +24,16 @@ struct VisibleMetadata: Hashable, Sendable, CustomStringConvertible {
     }
 
     var description: String { "user=\(userId) \(attributes)" }
+
+    /// The user id and the attribute pairs (kept sorted by key), as the world writes claims.
+    func encode(into writer: inout CanonicalWriter) {
+        writer.write(userId)
+        writer.write(UInt32(attributes.pairs.count))
+        for pair in attributes.pairs {
+            writer.write(pair.key)
+            writer.write(pair.value)
+        }
+    }
 }
 
 /// VIS-1..4: at every moment, what each observer's renderers show of each remote participant's
@@ -67,6 +78,18 @@ public struct VisibilityMonitor: InvariantMonitor {
         owed.keys.sorted().compactMap { key in
             owed[key].map { overdue($0, key: key, index: nil) }
         }
+    }
+
+    /// Metadata received and shown per pair, and the pairs owed an update (VIS-1..4). An owed
+    /// update's event only words the report, so only the pair is written.
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        for metadata in [received, shown] {
+            writer.writeUnordered(metadata) { writer, entry in
+                entry.key.encode(into: &writer)
+                entry.value.encode(into: &writer)
+            }
+        }
+        writer.writeUnordered(owed.keys) { $1.encode(into: &$0) }
     }
 
     private mutating func receive(_ message: WireMessage, observer: String, sdk: SDKKind, at event: TraceEvent) {
