@@ -9,9 +9,9 @@ import StageWorld
 /// states; each subscription complete and carrying exactly the streams its answer allows;
 /// its own publish as the strategy asked; metadata as a mobile >= 1.37.0 SDK may see it.
 public struct ConvergenceMonitor: InvariantMonitor {
-    public let name = "views-converge-when-quiet"
-    public let summary = "eventually, once faults heal and the network is quiet for the settle time, every view equals the stage service's"
-    public let rules = ["NET-3", "STR-2", "RND-4", "RND-5", "VIS-1"]
+    public var name: String { "views-converge-when-quiet" }
+    public var summary: String { "eventually, once faults heal and the network is quiet for the settle time, every view equals the stage service's" }
+    public var rules: [String] { ["NET-3", "STR-2", "RND-4", "RND-5", "VIS-1"] }
     /// How long the network must have been quiet before views must agree.
     public let settle: VirtualDuration
     private var lastActivity: VirtualTime = .zero

@@ -8,9 +8,9 @@ import StageWorld
 /// notices within its keepalive watchdog (ping interval + pong timeout) at the latest. With
 /// keepalive off nothing can notice a silent close, so only the first half is checked.
 public struct LiveConnectionMonitor: InvariantMonitor {
-    public let name = "connected-on-a-live-connection"
-    public let summary = "a client is connected only on a connection the stage service holds, and notices a closed one within its keepalive watchdog"
-    public let rules = ["SIG-6", "NET-3"]
+    public var name: String { "connected-on-a-live-connection" }
+    public var summary: String { "a client is connected only on a connection the stage service holds, and notices a closed one within its keepalive watchdog" }
+    public var rules: [String] { ["SIG-6", "NET-3"] }
     /// Per client index: since when it has believed itself connected on a closed connection.
     private var closedSince: [Int: VirtualTime] = [:]
     /// Clients already reported for the current disagreement (one violation per episode).

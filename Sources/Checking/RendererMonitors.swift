@@ -23,9 +23,9 @@ struct ObserverParticipant: Hashable, Sendable, Comparable {
 /// RND-1: a remote's publish state is reported too: `published` right after its join, and
 /// `notPublished` before its leave.
 public struct JoinLeaveOrderMonitor: InvariantMonitor {
-    public let name = "join-before-events-leave-after"
-    public let summary = "participantDidJoin precedes every other event about a participant; participantDidLeave follows them all; a remote is published in between"
-    public let rules = ["RND-3", "RND-2", "RND-1"]
+    public var name: String { "join-before-events-leave-after" }
+    public var summary: String { "participantDidJoin precedes every other event about a participant; participantDidLeave follows them all; a remote is published in between" }
+    public var rules: [String] { ["RND-3", "RND-2", "RND-1"] }
     private var joined: Set<ObserverParticipant> = []
     /// Remotes whose renderers were told `published` and not yet `notPublished`.
     private var remotePublished: Set<ObserverParticipant> = []
@@ -79,9 +79,9 @@ public struct JoinLeaveOrderMonitor: InvariantMonitor {
 /// RND-5: every added stream is removed exactly once, before its participant's leave, and a
 /// local leave removes them all; RND-4: streams are added only after subscribing completes.
 public struct StreamAccountingMonitor: InvariantMonitor {
-    public let name = "streams-added-once-removed-once"
-    public let summary = "every added stream is removed exactly once before its leave; a local leave removes all; adds only after subscribed"
-    public let rules = ["RND-5", "RND-4"]
+    public var name: String { "streams-added-once-removed-once" }
+    public var summary: String { "every added stream is removed exactly once before its leave; a local leave removes all; adds only after subscribed" }
+    public var rules: [String] { ["RND-5", "RND-4"] }
     private var added: [ObserverParticipant: Set<MediaKind>] = [:]
     private var subscribed: Set<ObserverParticipant> = []
 
@@ -136,9 +136,9 @@ public struct StreamAccountingMonitor: InvariantMonitor {
 /// RND-4: never didAddStreams for a participant the strategy answered `none`, never a video
 /// stream under `audioOnly`.
 public struct SubscribeAnswerMonitor: InvariantMonitor {
-    public let name = "added-streams-match-answer"
-    public let summary = "no streams for a `none` answer, no video under audioOnly"
-    public let rules = ["RND-4", "STR-1"]
+    public var name: String { "added-streams-match-answer" }
+    public var summary: String { "no streams for a `none` answer, no video under audioOnly" }
+    public var rules: [String] { ["RND-4", "STR-1"] }
 
     public init() {}
 

@@ -16,9 +16,9 @@ import StageWorld
 /// also public (part of some participant's `notifyMetadata`): a bare string or number could
 /// occur in a frame by coincidence.
 public struct SecretMonitor: InvariantMonitor {
-    public let name = "no-secret-leaves-its-owner"
-    public let summary = "no token and no private connect metadata of a participant appears in a frame sent to another participant"
-    public let rules = ["SIG-2", "TOK-2"]
+    public var name: String { "no-secret-leaves-its-owner" }
+    public var summary: String { "no token and no private connect metadata of a participant appears in a frame sent to another participant" }
+    public var rules: [String] { ["SIG-2", "TOK-2"] }
 
     /// A text only its owners may receive, with its UTF-8 bytes for the search.
     struct Secret: Hashable {

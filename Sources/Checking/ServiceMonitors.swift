@@ -7,9 +7,9 @@ import StageWorld
 /// lacks `allow_subscribe`. The verdict reads the service's verified token, not what the
 /// client believes, so a client and a service that agree on a wrong capability are caught.
 public struct SubscribeEnforcementMonitor: InvariantMonitor {
-    public let name = "service-enforces-subscribe-capability"
-    public let summary = "the stage service grants a subscription only to a client whose token (as the service holds it) allows subscribing"
-    public let rules = ["TOK-2", "TOK-8"]
+    public var name: String { "service-enforces-subscribe-capability" }
+    public var summary: String { "the stage service grants a subscription only to a client whose token (as the service holds it) allows subscribing" }
+    public var rules: [String] { ["TOK-2", "TOK-8"] }
     /// Pending events scheduled from this sequence on are new since the last observed event.
     private var firstNewSequence: UInt64 = 0
 
@@ -40,9 +40,9 @@ public struct SubscribeEnforcementMonitor: InvariantMonitor {
 /// interrupted) then, and is never held open past that deadline; a connection that answered
 /// ping `n` in time is never dropped for it. Pongs answer pings in order.
 public struct KeepaliveVerdictMonitor: InvariantMonitor {
-    public let name = "pong-deadline-decides-the-connection"
-    public let summary = "a connection whose pong is pongTimeout late is dropped at the deadline, and one that answered in time is not dropped for it"
-    public let rules = ["SIG-6"]
+    public var name: String { "pong-deadline-decides-the-connection" }
+    public var summary: String { "a connection whose pong is pongTimeout late is dropped at the deadline, and one that answered in time is not dropped for it" }
+    public var rules: [String] { ["SIG-6"] }
     /// Per participant id: the connection and how many pongs the service had heard on it at
     /// the last observed service-side event.
     private var pongsHeard: [String: (epoch: Int, count: Int)] = [:]
@@ -131,9 +131,9 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
 /// while connecting starts a fresh one); an answer (accepted or refused), `leave()`, or any
 /// `disconnected` ends it.
 public struct JoinRetryWindowMonitor: InvariantMonitor {
-    public let name = "unanswered-join-fails-after-window"
-    public let summary = "a join with no answer for the whole retry window ends disconnected with FAILED when the window is spent"
-    public let rules = ["STG-3"]
+    public var name: String { "unanswered-join-fails-after-window" }
+    public var summary: String { "a join with no answer for the whole retry window ends disconnected with FAILED when the window is spent" }
+    public var rules: [String] { ["STG-3"] }
     /// Per client name: when its join window ends, while no answer has arrived.
     private var deadlines: [String: VirtualTime] = [:]
     private var reported: Set<String> = []

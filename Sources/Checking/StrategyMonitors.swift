@@ -7,9 +7,9 @@ import StageWorld
 /// enforces it too: whenever it acts, no participant whose token (as the service holds it)
 /// forbids publishing has published streams.
 public struct PublishCapabilityMonitor: InvariantMonitor {
-    public let name = "publish-asked-only-with-capability"
-    public let summary = "shouldPublish is asked, and publishing attempted or held by the stage service, only with the publish capability"
-    public let rules = ["STR-3", "TOK-7"]
+    public var name: String { "publish-asked-only-with-capability" }
+    public var summary: String { "shouldPublish is asked, and publishing attempted or held by the stage service, only with the publish capability" }
+    public var rules: [String] { ["STR-3", "TOK-7"] }
 
     public init() {}
 
@@ -40,9 +40,9 @@ extension PublishCapabilityMonitor {
 /// that publish is the one event it may emit. Conversely a refresh, changed or not, never
 /// leaves a wanted publish errored.
 public struct SilentRefreshMonitor: InvariantMonitor {
-    public let name = "unchanged-refresh-is-silent"
-    public let summary = "a refresh whose answers are all unchanged emits no renderer event but the retry of an errored publish, which every refresh makes"
-    public let rules = ["STR-5", "STG-4"]
+    public var name: String { "unchanged-refresh-is-silent" }
+    public var summary: String { "a refresh whose answers are all unchanged emits no renderer event but the retry of an errored publish, which every refresh makes" }
+    public var rules: [String] { ["STR-5", "STG-4"] }
     /// The observer whose refresh just reported no change; its renderer must stay quiet until
     /// the next input.
     private var quietObserver: String?

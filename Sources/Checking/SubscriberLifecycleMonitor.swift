@@ -8,9 +8,9 @@ import SubscriberModel
 /// streamDestroyed; video enabled only after disabled for the same reason; no quality
 /// fallback without audio fallback), as `SubscriberEventOrderCheck` defines them.
 public struct SubscriberLifecycleMonitor: InvariantMonitor {
-    public let name = "subscriber-lifecycle-order"
-    public let summary = "subscriber callbacks follow the OpenTok lifecycle: never reconnect without disconnect, never both reconnect and destroyed"
-    public let rules = ["SUB-2", "SUB-3", "SUB-4", "SUB-5", "SUB-6"]
+    public var name: String { "subscriber-lifecycle-order" }
+    public var summary: String { "subscriber callbacks follow the OpenTok lifecycle: never reconnect without disconnect, never both reconnect and destroyed" }
+    public var rules: [String] { ["SUB-2", "SUB-3", "SUB-4", "SUB-5", "SUB-6"] }
     private var check = SubscriberEventOrderCheck()
 
     public init() {}

@@ -7,9 +7,9 @@ import StageWorld
 /// the participant unpublishes at once. "At once" is while handling the service's acceptance,
 /// before anything else happens to that client.
 public struct CapabilityChangeMonitor: InvariantMonitor {
-    public let name = "capability-change-acts-at-once"
-    public let summary = "an exchange that grants publishing asks shouldPublish at once; one that removes it unpublishes at once"
-    public let rules = ["TOK-6", "TOK-7"]
+    public var name: String { "capability-change-acts-at-once" }
+    public var summary: String { "an exchange that grants publishing asks shouldPublish at once; one that removes it unpublishes at once" }
+    public var rules: [String] { ["TOK-6", "TOK-7"] }
     private var canPublish: [String: Bool] = [:]
     private var publishing: [String: Bool] = [:]
     private var owed: [String: (TraceEvent, Int, String)] = [:]
@@ -76,9 +76,9 @@ public struct CapabilityChangeMonitor: InvariantMonitor {
 /// TOK-4: no accepted exchange ever changes `topic`, `resource`, `jti`, `whip_url` or
 /// `events_url` of the token a participant joined with.
 public struct ExchangeImmutabilityMonitor: InvariantMonitor {
-    public let name = "exchange-keeps-immutable-fields"
-    public let summary = "an accepted token exchange never changes topic, resource, jti, whip_url or events_url"
-    public let rules = ["TOK-4"]
+    public var name: String { "exchange-keeps-immutable-fields" }
+    public var summary: String { "an accepted token exchange never changes topic, resource, jti, whip_url or events_url" }
+    public var rules: [String] { ["TOK-4"] }
     private var joinedWith: [String: TokenClaims] = [:]
     private var lastToken: TokenClaims?
 

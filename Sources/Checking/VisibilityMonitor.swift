@@ -45,9 +45,9 @@ struct VisibleMetadata: Hashable, Sendable, CustomStringConvertible {
 /// - every other event of a join..leave shows what the renderers were last shown: older mobile,
 ///   web and composition never see an update before the participant publishes again (VIS-3).
 public struct VisibilityMonitor: InvariantMonitor {
-    public let name = "metadata-visibility"
-    public let summary = "each observer sees a participant's userId/attributes only as its SDK kind may, and mobile >= 1.37.0 gets every update"
-    public let rules = ["VIS-1", "VIS-2", "VIS-3", "VIS-4"]
+    public var name: String { "metadata-visibility" }
+    public var summary: String { "each observer sees a participant's userId/attributes only as its SDK kind may, and mobile >= 1.37.0 gets every update" }
+    public var rules: [String] { ["VIS-1", "VIS-2", "VIS-3", "VIS-4"] }
     /// The newest metadata each observer's SDK has received about each participant.
     private var received: [ObserverParticipant: VisibleMetadata] = [:]
     /// What each observer's renderers were last shown, while the participant is announced.
