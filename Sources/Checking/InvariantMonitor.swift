@@ -170,6 +170,30 @@ extension CanonicalWriter {
         write(UInt8(1))
         writeName(name)
     }
+
+    /// A monitor's set as its difference from `expected`, what the world implies it holds
+    /// (the elements in exactly one of them). The world is in the key too, so the set is
+    /// recovered exactly and the key stays sound whatever `expected` says; a monitor that
+    /// agrees with its world writes an empty difference, so it splits no world state.
+    mutating func writeDifference<Element: Hashable>(_ state: Set<Element>, from expected: Set<Element>, _ encode: (inout CanonicalWriter, Element) -> Void) {
+        writeUnordered(state.symmetricDifference(expected), encode)
+    }
+
+    /// A monitor's map as its difference from `expected`, what the world implies it holds:
+    /// each key whose value differs, with the monitor's value (a tag for an absent one). As
+    /// for sets, the map is recovered exactly from the world and the difference.
+    mutating func writeDifference<Key: Hashable, Value: Equatable>(
+        _ state: [Key: Value], from expected: [Key: Value],
+        key encodeKey: (inout CanonicalWriter, Key) -> Void, value encodeValue: (inout CanonicalWriter, Value) -> Void
+    ) {
+        let differing = Set(state.keys).union(expected.keys).filter { state[$0] != expected[$0] }
+        writeUnordered(differing) { writer, key in
+            encodeKey(&writer, key)
+            guard let value = state[key] else { return writer.write(UInt8(0)) }
+            writer.write(UInt8(1))
+            encodeValue(&writer, value)
+        }
+    }
 }
 
 extension World {

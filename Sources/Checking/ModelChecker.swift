@@ -87,10 +87,13 @@ public struct ModelChecker: Sendable {
     public let initial: World
     public let options: CheckOptions
     public let symmetry: Symmetry
+    /// The monitors every path starts with (the catalog's unless a test brings its own).
+    public let monitors: MonitorSet
 
-    public init(world: World, options: CheckOptions) {
+    public init(world: World, options: CheckOptions, monitors: MonitorSet = MonitorSet()) {
         self.initial = world
         self.options = options
+        self.monitors = monitors
         self.symmetry = options.symmetry ? Symmetry(world: world) : .none
     }
 
@@ -125,7 +128,7 @@ public struct ModelChecker: Sendable {
         var violation: Violation?
     }
 
-    var root: Node { Node(world: initial, monitors: MonitorSet(), drops: 0, id: 0) }
+    var root: Node { Node(world: initial, monitors: monitors, drops: 0, id: 0) }
 
     /// The actions the search tries from `node`: drops only while the budget lasts.
     func actions(from node: Node) -> [Action] {

@@ -48,7 +48,9 @@ public struct VisibilityMonitor: InvariantMonitor {
     public var name: String { "metadata-visibility" }
     public var summary: String { "each observer sees a participant's userId/attributes only as its SDK kind may, and mobile >= 1.37.0 gets every update" }
     public var rules: [String] { ["VIS-1", "VIS-2", "VIS-3", "VIS-4"] }
-    /// The newest metadata each observer's SDK has received about each participant.
+    /// The newest metadata each observer's SDK has received about each participant, while the
+    /// SDK keeps it: from a connected session, until the participant leaves or the observer
+    /// disconnects (the SDK forgets it then, `Client.handle`).
     private var received: [ObserverParticipant: VisibleMetadata] = [:]
     /// What each observer's renderers were last shown, while the participant is announced.
     private var shown: [ObserverParticipant: VisibleMetadata] = [:]
@@ -62,10 +64,14 @@ public struct VisibilityMonitor: InvariantMonitor {
         switch event.kind {
         case .delivered(let message, _):
             let overdue = settle(observer: event.observer, before: event, index: index)
-            // A client still connecting (it has given its connection up and is reconnecting)
-            // ignores what arrives on the old one.
-            if client.view.local.connectionState != .connecting { receive(message, observer: event.observer, sdk: client.sdk, at: event) }
+            // A client that is not connected after the step ignores what arrived: one still
+            // connecting (reconnecting) ignores what arrives on the old connection, and a
+            // disconnected one ignores everything.
+            if client.view.local.connectionState == .connected { receive(message, observer: event.observer, sdk: client.sdk, at: event) }
             return overdue
+        case .renderer(.connectionStateChanged(.disconnected, _)):
+            received = received.filter { $0.key.observer != event.observer }
+            return []
         case .renderer(let renderer):
             guard let info = renderer.participant, !info.isLocal else { return [] }
             return render(renderer, info: info, client: client, event: event, index: index)
@@ -80,14 +86,25 @@ public struct VisibilityMonitor: InvariantMonitor {
         }
     }
 
-    /// Metadata received and shown per pair, and the pairs owed an update (VIS-1..4). An owed
-    /// update's event only words the report, so only the pair is written.
+    /// Metadata received and shown per pair, each as its difference from what the observer's
+    /// view holds (`CanonicalWriter.writeDifference`), and the pairs owed an update (VIS-1..4).
+    /// A view keeps each remote's newest info, and for an announced remote the info its
+    /// renderers were shown; the one difference in a run without a violation is the newest
+    /// info an older SDK received about an announced remote, which its view does not take
+    /// (VIS-3), so only runs with a token exchange write anything. An owed update's event only
+    /// words the report, so only the pair is written.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
-        for metadata in [received, shown] {
-            writer.writeUnordered(metadata) { writer, entry in
-                entry.key.encode(into: &writer)
-                entry.value.encode(into: &writer)
+        var viewInfo: [ObserverParticipant: VisibleMetadata] = [:]
+        var announced: [ObserverParticipant: VisibleMetadata] = [:]
+        for client in world.clients {
+            for remote in client.view.remotes {
+                let key = ObserverParticipant(observer: client.name, participantId: remote.info.participantId)
+                viewInfo[key] = VisibleMetadata(remote.info)
+                if remote.announced { announced[key] = viewInfo[key] }
             }
+        }
+        for (metadata, expected) in [(received, viewInfo), (shown, announced)] {
+            writer.writeDifference(metadata, from: expected, key: { $1.encode(into: &$0) }, value: { $1.encode(into: &$0) })
         }
         writer.writeUnordered(owed.keys) { $1.encode(into: &$0) }
     }
@@ -98,6 +115,9 @@ public struct VisibilityMonitor: InvariantMonitor {
         case .joinAccepted(let snapshots, _): infos = snapshots.map(\.info)
         case .participantJoined(let info, _), .participantUpdated(let info): infos = [info]
         case .participantPublished(let snapshot): infos = [snapshot.info]
+        case .participantLeft(let participantId):
+            received[ObserverParticipant(observer: observer, participantId: participantId)] = nil
+            return
         case .participantReconnected(let info) where sdk == .composition:
             // TOK-9: a composition lays out a reconnected participant with its info now.
             let key = ObserverParticipant(observer: observer, participantId: info.participantId)

@@ -74,9 +74,68 @@ private func fullKeyedNodes(_ checker: ModelChecker, depth: Int) -> [(node: Mode
     return found
 }
 
+/// A monitor with history no world keeps, for the key's test: which participant made the
+/// first host call. Its made-up verdict: p1 connects only in runs that began with p1's call.
+/// p1's first call can always be moved to the front of a path without changing its length or
+/// where it ends, so a breadth-first search meets every world a violating run passes through
+/// first on a path that began with p1's call; only the violating run's monitor state tells
+/// the two apart. `keyed` false stands for the world-only key: the monitor writes nothing.
+private struct FirstCallerMonitor: InvariantMonitor {
+    var name: String { "p1-calls-first" }
+    var summary: String { "test only: p1 connects only in runs that began with p1's call" }
+    var rules: [String] { [] }
+    let keyed: Bool
+    private var firstCaller: String?
+
+    init(keyed: Bool) { self.keyed = keyed }
+
+    mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
+        if case .hostCall = event.kind, firstCaller == nil { firstCaller = event.observer }
+        guard firstCaller == "p2", event.observer == "p1", case .renderer(.connectionStateChanged(.connected, _)) = event.kind else { return [] }
+        return [violation(event, index: index, "p1 connected in a run that began with p2's call")]
+    }
+
+    func encodeState(into writer: inout CanonicalWriter, world: World) {
+        if keyed { writer.writeOptionalName(firstCaller) }
+    }
+}
+
 /// The state key holds the monitors' state (issue 15, "sound keys").
 @Suite("Monitor state in the key")
 struct MonitorKeyTests {
+    @Test("a violation reachable only through a second path to a visited world is found, and missed by a world-only key")
+    func violationBehindAVisitedWorld() throws {
+        let scenario = try checkScenario("two-peers-lossy")
+        func check(keyed: Bool) -> CheckReport {
+            var options = CheckOptions()
+            options.maxDrops = 0
+            options.maxDepth = 6
+            let monitors = MonitorSet([FirstCallerMonitor(keyed: keyed)])
+            return ModelChecker(world: scenario.makeWorld(seed: scenario.seed), options: options, monitors: monitors).run()
+        }
+        #expect(check(keyed: false).counterexample == nil, "the world-only key found the violation: the test no longer needs a second path")
+        let counterexample = try #require(check(keyed: true).counterexample)
+        #expect(counterexample.violation.invariant == "p1-calls-first")
+        // Shortest: p2's call, p1's call, p1's join delivered, its answer delivered. The world
+        // after the first two actions is the world after them in the other order, which the
+        // search met first.
+        try #require(counterexample.actions.count == 4)
+        func world(after actions: [Action]) -> (bytes: [UInt8], callers: [String]) {
+            var world = scenario.makeWorld(seed: scenario.seed)
+            var callers: [String] = []
+            for action in actions {
+                for event in world.apply(action) { if case .hostCall = event.kind { callers.append(event.observer) } }
+            }
+            var writer = CanonicalWriter()
+            world.encodeExplorationState(into: &writer)
+            return (writer.bytes, callers)
+        }
+        let (first, second) = (counterexample.actions[0], counterexample.actions[1])
+        let violating = world(after: [first, second]), visitedFirst = world(after: [second, first])
+        #expect(violating.callers == ["p2", "p1"] && visitedFirst.callers == ["p1", "p2"])
+        #expect(violating.bytes == visitedFirst.bytes)
+    }
+
     @Test("two paths to one world with different monitor histories are two states")
     func secondPathIsExploredAgain() throws {
         let checker = try checker("strategy-changes")
