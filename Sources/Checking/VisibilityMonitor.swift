@@ -49,11 +49,13 @@ public struct VisibilityMonitor: InvariantMonitor {
     public var summary: String { "each observer sees a participant's userId/attributes only as its SDK kind may, and mobile >= 1.37.0 gets every update" }
     public var rules: [String] { ["VIS-1", "VIS-2", "VIS-3", "VIS-4"] }
     /// The newest metadata each observer's SDK has received about each participant, while the
-    /// SDK keeps it: from a connected session, until the participant leaves or the observer
-    /// disconnects (the SDK forgets it then, `Client.handle`).
+    /// SDK keeps it: until the participant leaves or the observer disconnects (its SDK forgets
+    /// its remotes then and ignores what arrives until it joins again, `Client.handle`).
     private var received: [ObserverParticipant: VisibleMetadata] = [:]
     /// What each observer's renderers were last shown, while the participant is announced.
     private var shown: [ObserverParticipant: VisibleMetadata] = [:]
+    /// Observers whose renderers were last told `disconnected`.
+    private var disconnected: Set<String> = []
     /// Updates a mobile >= 1.37.0 observer has received and not yet rendered.
     private var owed: [ObserverParticipant: TraceEvent] = [:]
 
@@ -64,13 +66,19 @@ public struct VisibilityMonitor: InvariantMonitor {
         switch event.kind {
         case .delivered(let message, _):
             let overdue = settle(observer: event.observer, before: event, index: index)
-            // A client that is not connected after the step ignores what arrived: one still
-            // connecting (reconnecting) ignores what arrives on the old connection, and a
-            // disconnected one ignores everything.
-            if client.view.local.connectionState == .connected { receive(message, observer: event.observer, sdk: client.sdk, at: event) }
+            // A client still connecting (it has given its connection up and is reconnecting)
+            // ignores what arrives on the old one, and a disconnected one ignores everything.
+            if client.view.local.connectionState != .connecting && !disconnected.contains(event.observer) {
+                receive(message, observer: event.observer, sdk: client.sdk, at: event)
+            }
             return overdue
-        case .renderer(.connectionStateChanged(.disconnected, _)):
-            received = received.filter { $0.key.observer != event.observer }
+        case .renderer(.connectionStateChanged(let state, _)):
+            if state == .disconnected {
+                disconnected.insert(event.observer)
+                received = received.filter { $0.key.observer != event.observer }
+            } else {
+                disconnected.remove(event.observer)
+            }
             return []
         case .renderer(let renderer):
             guard let info = renderer.participant, !info.isLocal else { return [] }
@@ -86,13 +94,16 @@ public struct VisibilityMonitor: InvariantMonitor {
         }
     }
 
-    /// Metadata received and shown per pair, each as its difference from what the observer's
-    /// view holds (`CanonicalWriter.writeDifference`), and the pairs owed an update (VIS-1..4).
+    /// Metadata received and shown per pair and the observers told `disconnected`, each as its
+    /// difference from what the observer's client holds (`CanonicalWriter.writeDifference`),
+    /// and the pairs owed an update (VIS-1..4).
     /// A view keeps each remote's newest info, and for an announced remote the info its
-    /// renderers were shown; the one difference in a run without a violation is the newest
+    /// renderers were shown. In a run without a violation two differences remain: the newest
     /// info an older SDK received about an announced remote, which its view does not take
-    /// (VIS-3), so only runs with a token exchange write anything. An owed update's event only
-    /// words the report, so only the pair is written.
+    /// (VIS-3; only runs with a token exchange have it), and a client that has not called
+    /// `join()` yet, disconnected with its renderers told nothing (the world's script position
+    /// says so, so it splits no world state). An owed update's event only words the report, so
+    /// only the pair is written.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
         var viewInfo: [ObserverParticipant: VisibleMetadata] = [:]
         var announced: [ObserverParticipant: VisibleMetadata] = [:]
@@ -106,6 +117,8 @@ public struct VisibilityMonitor: InvariantMonitor {
         for (metadata, expected) in [(received, viewInfo), (shown, announced)] {
             writer.writeDifference(metadata, from: expected, key: { $1.encode(into: &$0) }, value: { $1.encode(into: &$0) })
         }
+        let clientsDisconnected = Set(world.clients.filter { $0.view.local.connectionState == .disconnected }.map(\.name))
+        writer.writeDifference(disconnected, from: clientsDisconnected) { $0.writeName($1) }
         writer.writeUnordered(owed.keys) { $1.encode(into: &$0) }
     }
 
