@@ -44,8 +44,11 @@ public protocol InvariantMonitor: Sendable {
     /// `finishWhenQuiescent`) can depend on it, for the state key: compact, canonical (sets and
     /// dictionaries through `writeUnordered`), names and client indices through the writer's
     /// renaming (symmetry), with nothing the checker abstracts (absolute times, counters that
-    /// only number events) unless a verdict needs it. `world` is the state the key is for.
-    /// There is no default: a stateless monitor writes nothing and says so.
+    /// only number events) unless a verdict needs it. `world` is the state the key is for and
+    /// is in the key too, so state the world implies is written as its difference from the
+    /// world (`CanonicalWriter.writeDifference`), empty in a run without a violation: the key
+    /// then splits a world state only for history the world does not keep. There is no
+    /// default: a stateless monitor writes nothing and says so.
     func encodeState(into writer: inout CanonicalWriter, world: World)
 }
 
