@@ -5,12 +5,50 @@ public enum InvariantCatalog {
     /// Fresh instances of every monitor, in a fixed order; `settle` is how long the network
     /// must be quiet before views must have converged.
     public static func all(settle: VirtualDuration = .seconds(5)) -> [any InvariantMonitor] {
-        [
-            JoinLeaveOrderMonitor(), StreamAccountingMonitor(), SubscribeAnswerMonitor(),
-            PublishCapabilityMonitor(), SilentRefreshMonitor(), VisibilityMonitor(), SubscriberLifecycleMonitor(), SubscriberVideoMonitor(),
-            CapabilityChangeMonitor(), ExchangeImmutabilityMonitor(),
-            ConvergenceMonitor(settle: settle), LiveConnectionMonitor(), PublisherDropMonitor(),
-            SubscribeEnforcementMonitor(), SecretMonitor(), KeepaliveVerdictMonitor(), JoinRetryWindowMonitor(),
-        ]
+        MonitorSet(settle: settle).monitors
+    }
+}
+
+/// The catalog's monitors as concrete stored values, one field per monitor type; `visit`
+/// walks them in the catalog's order.
+struct CatalogMonitors: Sendable {
+    var joinLeave = JoinLeaveOrderMonitor()
+    var streamAccounting = StreamAccountingMonitor()
+    var subscribeAnswer = SubscribeAnswerMonitor()
+    var publishCapability = PublishCapabilityMonitor()
+    var silentRefresh = SilentRefreshMonitor()
+    var visibility = VisibilityMonitor()
+    var subscriberLifecycle = SubscriberLifecycleMonitor()
+    var subscriberVideo = SubscriberVideoMonitor()
+    var capabilityChange = CapabilityChangeMonitor()
+    var exchangeImmutability = ExchangeImmutabilityMonitor()
+    var convergence: ConvergenceMonitor
+    var liveConnection = LiveConnectionMonitor()
+    var publisherDrop = PublisherDropMonitor()
+    var subscribeEnforcement = SubscribeEnforcementMonitor()
+    var secret = SecretMonitor()
+    var keepaliveVerdict = KeepaliveVerdictMonitor()
+    var joinRetryWindow = JoinRetryWindowMonitor()
+
+    init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
+
+    mutating func visit<Visitor: MonitorVisitor>(_ visitor: inout Visitor) {
+        visitor.visit(&joinLeave)
+        visitor.visit(&streamAccounting)
+        visitor.visit(&subscribeAnswer)
+        visitor.visit(&publishCapability)
+        visitor.visit(&silentRefresh)
+        visitor.visit(&visibility)
+        visitor.visit(&subscriberLifecycle)
+        visitor.visit(&subscriberVideo)
+        visitor.visit(&capabilityChange)
+        visitor.visit(&exchangeImmutability)
+        visitor.visit(&convergence)
+        visitor.visit(&liveConnection)
+        visitor.visit(&publisherDrop)
+        visitor.visit(&subscribeEnforcement)
+        visitor.visit(&secret)
+        visitor.visit(&keepaliveVerdict)
+        visitor.visit(&joinRetryWindow)
     }
 }

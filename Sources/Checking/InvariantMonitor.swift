@@ -40,6 +40,16 @@ public protocol InvariantMonitor: Sendable {
     /// The eventually-checks for a quiescent world (`World.isQuiescent`), whatever the clock
     /// says: the model checker's end states and the end of a scheduled replay.
     func finishWhenQuiescent(world: World) -> [Violation]
+    /// The monitor's state as far as its later verdicts in the model checker (`observe`,
+    /// `finishWhenQuiescent`) can depend on it, for the state key: compact, canonical (sets and
+    /// dictionaries through `writeUnordered`), names and client indices through the writer's
+    /// renaming (symmetry), with nothing the checker abstracts (absolute times, counters that
+    /// only number events) unless a verdict needs it. `world` is the state the key is for and
+    /// is in the key too, so state the world implies is written as its difference from the
+    /// world (`CanonicalWriter.writeDifference`), empty in a run without a violation: the key
+    /// then splits a world state only for history the world does not keep. There is no
+    /// default: a stateless monitor writes nothing and says so.
+    func encodeState(into writer: inout CanonicalWriter, world: World)
 }
 
 extension InvariantMonitor {
@@ -51,30 +61,141 @@ extension InvariantMonitor {
     }
 }
 
-/// Runs every monitor of the catalog over a run's events and collects their violations.
+/// Runs every monitor of the catalog (or of a custom list) over a run's events and collects
+/// their violations. The catalog's monitors are held as concrete values (`CatalogMonitors`),
+/// so a model-checker node copies them inline, with no existential box per monitor.
 public struct MonitorSet: Sendable {
-    public private(set) var monitors: [any InvariantMonitor]
+    private var catalog: CatalogMonitors?
+    private var custom: [any InvariantMonitor] = []
     public private(set) var violations: [Violation] = []
+    /// Numbers trace events for violations; no verdict depends on it, so no key holds it.
     private var eventCount = 0
 
-    public init(_ monitors: [any InvariantMonitor] = InvariantCatalog.all()) { self.monitors = monitors }
+    /// The catalog's monitors; `settle` as in `InvariantCatalog.all(settle:)`.
+    public init(settle: VirtualDuration = .seconds(5)) { catalog = CatalogMonitors(settle: settle) }
+
+    /// A custom list of monitors (tests, focused runs).
+    public init(_ monitors: [any InvariantMonitor]) { custom = monitors }
+
+    /// The monitors, in their order.
+    public var monitors: [any InvariantMonitor] {
+        var collector = MonitorCollector()
+        var copy = self
+        copy.visit(&collector)
+        return collector.monitors
+    }
 
     public mutating func observe(_ events: [TraceEvent], world: World) {
         for event in events {
-            for position in monitors.indices {
-                violations += monitors[position].observe(event, index: eventCount, world: world)
-            }
+            var observer = EventObserver(event: event, index: eventCount, world: world)
+            visit(&observer)
+            violations += observer.violations
             eventCount += 1
         }
     }
 
     public mutating func finish(world: World) {
-        for monitor in monitors { violations += monitor.finish(world: world) }
+        var finisher = Finisher(world: world, quiescent: false)
+        visit(&finisher)
+        violations += finisher.violations
     }
 
     /// The eventually-checks of every monitor for a quiescent world.
     public func quiescentViolations(world: World) -> [Violation] {
-        monitors.flatMap { $0.finishWhenQuiescent(world: world) }
+        var finisher = Finisher(world: world, quiescent: true)
+        var copy = self
+        copy.visit(&finisher)
+        return finisher.violations
+    }
+
+    /// Every monitor's state (`InvariantMonitor.encodeState`), in order, for the model
+    /// checker's state key; an empty set writes nothing. Violations found so far and the
+    /// event counter stay out: a node with a violation ends the search.
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        var encoder = StateEncoder(writer: writer, world: world)
+        writer = CanonicalWriter()
+        var copy = self
+        copy.visit(&encoder)
+        writer = encoder.writer
+    }
+
+    private mutating func visit<Visitor: MonitorVisitor>(_ visitor: inout Visitor) {
+        catalog?.visit(&visitor)
+        for position in custom.indices { visitor.visit(&custom[position]) }
+    }
+}
+
+/// An operation run on every monitor of a set, generic over the monitor's concrete type.
+protocol MonitorVisitor {
+    mutating func visit<Monitor: InvariantMonitor>(_ monitor: inout Monitor)
+}
+
+private struct EventObserver: MonitorVisitor {
+    let event: TraceEvent
+    let index: Int
+    let world: World
+    var violations: [Violation] = []
+
+    mutating func visit<Monitor: InvariantMonitor>(_ monitor: inout Monitor) {
+        violations += monitor.observe(event, index: index, world: world)
+    }
+}
+
+private struct Finisher: MonitorVisitor {
+    let world: World
+    let quiescent: Bool
+    var violations: [Violation] = []
+
+    mutating func visit<Monitor: InvariantMonitor>(_ monitor: inout Monitor) {
+        violations += quiescent ? monitor.finishWhenQuiescent(world: world) : monitor.finish(world: world)
+    }
+}
+
+private struct StateEncoder: MonitorVisitor {
+    var writer: CanonicalWriter
+    let world: World
+
+    mutating func visit<Monitor: InvariantMonitor>(_ monitor: inout Monitor) {
+        monitor.encodeState(into: &writer, world: world)
+    }
+}
+
+struct MonitorCollector: MonitorVisitor {
+    var monitors: [any InvariantMonitor] = []
+
+    mutating func visit<Monitor: InvariantMonitor>(_ monitor: inout Monitor) { monitors.append(monitor) }
+}
+
+extension CanonicalWriter {
+    /// A participant name that may be absent, through the renaming.
+    mutating func writeOptionalName(_ name: String?) {
+        guard let name else { return write(UInt8(0)) }
+        write(UInt8(1))
+        writeName(name)
+    }
+
+    /// A monitor's set as its difference from `expected`, what the world implies it holds
+    /// (the elements in exactly one of them). The world is in the key too, so the set is
+    /// recovered exactly and the key stays sound whatever `expected` says; a monitor that
+    /// agrees with its world writes an empty difference, so it splits no world state.
+    mutating func writeDifference<Element: Hashable>(_ state: Set<Element>, from expected: Set<Element>, _ encode: (inout CanonicalWriter, Element) -> Void) {
+        writeUnordered(state.symmetricDifference(expected), encode)
+    }
+
+    /// A monitor's map as its difference from `expected`, what the world implies it holds:
+    /// each key whose value differs, with the monitor's value (a tag for an absent one). As
+    /// for sets, the map is recovered exactly from the world and the difference.
+    mutating func writeDifference<Key: Hashable, Value: Equatable>(
+        _ state: [Key: Value], from expected: [Key: Value],
+        key encodeKey: (inout CanonicalWriter, Key) -> Void, value encodeValue: (inout CanonicalWriter, Value) -> Void
+    ) {
+        let differing = Set(state.keys).union(expected.keys).filter { state[$0] != expected[$0] }
+        writeUnordered(differing) { writer, key in
+            encodeKey(&writer, key)
+            guard let value = state[key] else { return writer.write(UInt8(0)) }
+            writer.write(UInt8(1))
+            encodeValue(&writer, value)
+        }
     }
 }
 

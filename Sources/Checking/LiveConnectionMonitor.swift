@@ -8,9 +8,9 @@ import StageWorld
 /// notices within its keepalive watchdog (ping interval + pong timeout) at the latest. With
 /// keepalive off nothing can notice a silent close, so only the first half is checked.
 public struct LiveConnectionMonitor: InvariantMonitor {
-    public let name = "connected-on-a-live-connection"
-    public let summary = "a client is connected only on a connection the stage service holds, and notices a closed one within its keepalive watchdog"
-    public let rules = ["SIG-6", "NET-3"]
+    public var name: String { "connected-on-a-live-connection" }
+    public var summary: String { "a client is connected only on a connection the stage service holds, and notices a closed one within its keepalive watchdog" }
+    public var rules: [String] { ["SIG-6", "NET-3"] }
     /// Per client index: since when it has believed itself connected on a closed connection.
     private var closedSince: [Int: VirtualTime] = [:]
     /// Clients already reported for the current disagreement (one violation per episode).
@@ -40,6 +40,17 @@ public struct LiveConnectionMonitor: InvariantMonitor {
                 Violation(invariant: name, rules: rules, time: world.now, observer: world.clients[client].name, eventIndex: nil, message: $0)
             }
         }
+    }
+
+    /// The clients in a disagreement (connected on a closed connection) and those already
+    /// reported for it. When each disagreement began is left out: the untimed half (connected
+    /// on a closed connection) does not read it, and the timed half (noticed within the
+    /// watchdog) compares it with the clock, which the checker's key abstracts for the world
+    /// too; under that abstraction a timer may fire at any moment, so the checker does not
+    /// decide durations (README, "Time is abstracted") and this half is the timed runs' check.
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        writer.writeUnordered(closedSince.keys) { $0.writeClientIndex($1) }
+        writer.writeUnordered(reported) { $0.writeClientIndex($1) }
     }
 
     /// Whether the service holds the connection the client is on.

@@ -84,20 +84,23 @@ public struct CheckReport: Sendable {
 /// eventually-checks in quiescent states, and deduplicates states by the fingerprint of their
 /// time-abstracted canonical encoding (Stateright's actor model; TLC's fingerprints).
 ///
-/// Limits, stated plainly: the monitors of a state are those of the first path that reached
-/// it; a later path to the same world is not watched again, so a violation that depends on
-/// history the world does not hold can be missed. Time is abstracted: timers fire in any
-/// order relative to deliveries, so behaviour only a clock rules out is explored too.
+/// A state's key holds the monitors' state too (`MonitorSet.encodeState`), so a later path
+/// to the same world with a different monitor history is explored again. Time is abstracted:
+/// timers fire in any order relative to deliveries, so behaviour only a clock rules out is
+/// explored too, and durations are not decided.
 /// Depth-first search with a depth bound can prune a state first met deep that is reachable
 /// shallower (as in SPIN).
 public struct ModelChecker: Sendable {
     public let initial: World
     public let options: CheckOptions
     public let symmetry: Symmetry
+    /// The monitors every path starts with (the catalog's unless a test brings its own).
+    public let monitors: MonitorSet
 
-    public init(world: World, options: CheckOptions) {
+    public init(world: World, options: CheckOptions, monitors: MonitorSet = MonitorSet()) {
         self.initial = world
         self.options = options
+        self.monitors = monitors
         self.symmetry = options.symmetry ? Symmetry(world: world) : .none
     }
 
@@ -138,7 +141,7 @@ public struct ModelChecker: Sendable {
     var root: Node {
         var scratch = CanonicalWriter(reservingCapacity: 4096)
         let hashes = (0..<initial.componentCount).map { initial.componentHash($0, scratch: &scratch) }
-        return Node(world: initial, monitors: MonitorSet(), drops: 0, id: 0, componentHashes: hashes)
+        return Node(world: initial, monitors: monitors, drops: 0, id: 0, componentHashes: hashes)
     }
 
     /// The actions the search tries from `node`: drops only while the budget lasts.
@@ -167,14 +170,15 @@ public struct ModelChecker: Sendable {
         return Successor(parent: node.id, action: action, node: next, key: key, orbitSize: orbit, violation: violation)
     }
 
-    /// The state's key: the drops used and the world, as the combined component hashes (no
-    /// symmetry, fingerprints) or as the smallest encoding over the symmetry group (`Symmetry`);
+    /// The state's key: the drops used, the world and the monitors' state: the world as the
+    /// combined component hashes (no symmetry, fingerprints), or everything as the smallest encoding over the symmetry group (`Symmetry`);
     /// and how many distinct images the state has (its orbit).
     func key(of node: Node, scratch: inout CanonicalWriter) -> (StateKey, Int) {
         guard !symmetry.isTrivial || options.exact else {
             scratch.reset()
             scratch.write(node.drops)
             for hash in node.componentHashes { scratch.write(hash) }
+            node.monitors.encodeState(into: &scratch, world: node.world)
             return (StateKey(fingerprint: XXH3.hash64(scratch.bytes), bytes: []), 1)
         }
         let identity = Symmetry.Permutation(clientIndexImages: [], nameImages: [:])
@@ -204,7 +208,7 @@ public struct ModelChecker: Sendable {
         }
     }
 
-    /// The drops used and the world, encoded under one renaming.
+    /// The drops used, the world and the monitors' state, encoded under one renaming.
     private func encodedKey(of node: Node, under permutation: Symmetry.Permutation, scratch writer: inout CanonicalWriter) -> StateKey {
         writer.reset()
         writer.nameImages = permutation.nameImages
@@ -215,6 +219,7 @@ public struct ModelChecker: Sendable {
         }
         writer.write(node.drops)
         node.world.encodeExplorationState(into: &writer)
+        node.monitors.encodeState(into: &writer, world: node.world)
         return StateKey(fingerprint: XXH3.hash64(writer.bytes), bytes: options.exact ? writer.bytes : [])
     }
 

@@ -31,7 +31,7 @@ public struct MonitoredRun: Sendable {
     ) {
         var simulator = Simulator(world: world, seed: seed, eventBudget: eventBudget)
         var trace = Trace()
-        var monitors = MonitorSet(InvariantCatalog.all(settle: settle))
+        var monitors = MonitorSet(settle: settle)
         var actions: [Action] = []
         simulator.run(until: end) { action, events, world in
             actions.append(action)
@@ -53,7 +53,7 @@ public struct MonitoredRun: Sendable {
     public init(world: World, schedule: [Action], settle: VirtualDuration = .seconds(5), end: ScheduleEnd = .quiescent) {
         var world = world
         var trace = Trace()
-        var monitors = MonitorSet(InvariantCatalog.all(settle: settle))
+        var monitors = MonitorSet(settle: settle)
         for (position, action) in schedule.enumerated() {
             guard world.canReplay(action) else {
                 unplayable = position

@@ -8,9 +8,9 @@ import StageWorld
 /// `streamDestroyed`, never a stream destroyed at once and a new one. So the service never
 /// drops a publishing participant for an unanswered ping while the grace is on.
 public struct PublisherDropMonitor: InvariantMonitor {
-    public let name = "dropped-publisher-is-interrupted"
-    public let summary = "with a reconnect grace, a publisher whose pongs stopped is interrupted, not dropped at once"
-    public let rules = ["SUB-4", "SIG-6"]
+    public var name: String { "dropped-publisher-is-interrupted" }
+    public var summary: String { "with a reconnect grace, a publisher whose pongs stopped is interrupted, not dropped at once" }
+    public var rules: [String] { ["SUB-4", "SIG-6"] }
     /// The participant the current service step removed while it was publishing.
     private var leftWhilePublishing: String?
 
@@ -29,5 +29,10 @@ public struct PublisherDropMonitor: InvariantMonitor {
             leftWhilePublishing = nil
         }
         return []
+    }
+
+    /// The participant the last service step removed while publishing, if any (SUB-4).
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        writer.writeOptionalName(leftWhilePublishing)
     }
 }

@@ -1,3 +1,4 @@
+import Simulation
 import StageCore
 import StageWorld
 
@@ -9,6 +10,12 @@ struct ObserverParticipant: Hashable, Sendable, Comparable {
     static func < (lhs: Self, rhs: Self) -> Bool {
         (lhs.observer, lhs.participantId) < (rhs.observer, rhs.participantId)
     }
+
+    /// Both names through the renaming.
+    func encode(into writer: inout CanonicalWriter) {
+        writer.writeName(observer)
+        writer.writeName(participantId)
+    }
 }
 
 /// RND-3: participantDidJoin precedes every other event about a participant, and
@@ -16,9 +23,9 @@ struct ObserverParticipant: Hashable, Sendable, Comparable {
 /// RND-1: a remote's publish state is reported too: `published` right after its join, and
 /// `notPublished` before its leave.
 public struct JoinLeaveOrderMonitor: InvariantMonitor {
-    public let name = "join-before-events-leave-after"
-    public let summary = "participantDidJoin precedes every other event about a participant; participantDidLeave follows them all; a remote is published in between"
-    public let rules = ["RND-3", "RND-2", "RND-1"]
+    public var name: String { "join-before-events-leave-after" }
+    public var summary: String { "participantDidJoin precedes every other event about a participant; participantDidLeave follows them all; a remote is published in between" }
+    public var rules: [String] { ["RND-3", "RND-2", "RND-1"] }
     private var joined: Set<ObserverParticipant> = []
     /// Remotes whose renderers were told `published` and not yet `notPublished`.
     private var remotePublished: Set<ObserverParticipant> = []
@@ -62,14 +69,19 @@ public struct JoinLeaveOrderMonitor: InvariantMonitor {
         if wasAwaiting, case .publishStateChanged(_, .published, _) = renderer { return nil }
         return wasAwaiting ? "\(renderer.name) about \(key.participantId) before its publishState published" : nil
     }
+
+    /// The pairs joined, shown published, and awaiting `published` (RND-1..3).
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        for pairs in [joined, remotePublished, awaitingPublished] { writer.writeUnordered(pairs) { $1.encode(into: &$0) } }
+    }
 }
 
 /// RND-5: every added stream is removed exactly once, before its participant's leave, and a
 /// local leave removes them all; RND-4: streams are added only after subscribing completes.
 public struct StreamAccountingMonitor: InvariantMonitor {
-    public let name = "streams-added-once-removed-once"
-    public let summary = "every added stream is removed exactly once before its leave; a local leave removes all; adds only after subscribed"
-    public let rules = ["RND-5", "RND-4"]
+    public var name: String { "streams-added-once-removed-once" }
+    public var summary: String { "every added stream is removed exactly once before its leave; a local leave removes all; adds only after subscribed" }
+    public var rules: [String] { ["RND-5", "RND-4"] }
     private var added: [ObserverParticipant: Set<MediaKind>] = [:]
     private var subscribed: Set<ObserverParticipant> = []
 
@@ -109,14 +121,24 @@ public struct StreamAccountingMonitor: InvariantMonitor {
         }
         return []
     }
+
+    /// The kinds added per pair (an empty set reads as no entry, so neither is written) and
+    /// the pairs subscribed (RND-4, RND-5).
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        writer.writeUnordered(added.filter { !$0.value.isEmpty }) { writer, entry in
+            entry.key.encode(into: &writer)
+            writer.write(entry.value.sorted().map(\.rawValue))
+        }
+        writer.writeUnordered(subscribed) { $1.encode(into: &$0) }
+    }
 }
 
 /// RND-4: never didAddStreams for a participant the strategy answered `none`, never a video
 /// stream under `audioOnly`.
 public struct SubscribeAnswerMonitor: InvariantMonitor {
-    public let name = "added-streams-match-answer"
-    public let summary = "no streams for a `none` answer, no video under audioOnly"
-    public let rules = ["RND-4", "STR-1"]
+    public var name: String { "added-streams-match-answer" }
+    public var summary: String { "no streams for a `none` answer, no video under audioOnly" }
+    public var rules: [String] { ["RND-4", "STR-1"] }
 
     public init() {}
 
@@ -128,4 +150,7 @@ public struct SubscribeAnswerMonitor: InvariantMonitor {
         guard !forbidden.isEmpty else { return [] }
         return [violation(event, index: index, "added \(forbidden.map(\.kind.rawValue)) of \(who.participantId) while the strategy answers \(answer.rawValue)")]
     }
+
+    /// Stateless: it reads the answer from the world at each event.
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {}
 }

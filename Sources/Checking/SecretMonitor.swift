@@ -1,3 +1,4 @@
+import Simulation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -15,9 +16,9 @@ import StageWorld
 /// also public (part of some participant's `notifyMetadata`): a bare string or number could
 /// occur in a frame by coincidence.
 public struct SecretMonitor: InvariantMonitor {
-    public let name = "no-secret-leaves-its-owner"
-    public let summary = "no token and no private connect metadata of a participant appears in a frame sent to another participant"
-    public let rules = ["SIG-2", "TOK-2"]
+    public var name: String { "no-secret-leaves-its-owner" }
+    public var summary: String { "no token and no private connect metadata of a participant appears in a frame sent to another participant" }
+    public var rules: [String] { ["SIG-2", "TOK-2"] }
 
     /// A text only its owners may receive, with its UTF-8 bytes for the search.
     struct Secret: Hashable {
@@ -102,4 +103,11 @@ public struct SecretMonitor: InvariantMonitor {
         let text = segments.count == 3 ? String(segments[2]) : token
         return text.count >= 16 ? text : nil
     }
+
+    /// Writes nothing: the secrets are a function of the world. The declared ones come from
+    /// the initial world (collected at the first event; before it there is nothing to judge),
+    /// and the exchanged ones from the `exchangeToken` host calls taken, which the world's
+    /// pending host calls record (each participant's calls run in script order). Their order
+    /// only picks which leak a report names.
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {}
 }

@@ -7,9 +7,9 @@ import StageWorld
 /// lacks `allow_subscribe`. The verdict reads the service's verified token, not what the
 /// client believes, so a client and a service that agree on a wrong capability are caught.
 public struct SubscribeEnforcementMonitor: InvariantMonitor {
-    public let name = "service-enforces-subscribe-capability"
-    public let summary = "the stage service grants a subscription only to a client whose token (as the service holds it) allows subscribing"
-    public let rules = ["TOK-2", "TOK-8"]
+    public var name: String { "service-enforces-subscribe-capability" }
+    public var summary: String { "the stage service grants a subscription only to a client whose token (as the service holds it) allows subscribing" }
+    public var rules: [String] { ["TOK-2", "TOK-8"] }
     /// Pending events scheduled from this sequence on are new since the last observed event.
     private var firstNewSequence: UInt64 = 0
 
@@ -27,6 +27,12 @@ public struct SubscribeEnforcementMonitor: InvariantMonitor {
         }
         return []
     }
+
+    /// Where the next events' sequence numbers start, relative to the world's next sequence
+    /// number (ever-growing sequence numbers stay out of the key, as in the world's encoding).
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        writer.write(Int(Int64(bitPattern: world.pending.nextSequence &- firstNewSequence)))
+    }
 }
 
 /// SIG-6: the service's keepalive decides a connection by its pongs. A connection whose pong
@@ -34,9 +40,9 @@ public struct SubscribeEnforcementMonitor: InvariantMonitor {
 /// interrupted) then, and is never held open past that deadline; a connection that answered
 /// ping `n` in time is never dropped for it. Pongs answer pings in order.
 public struct KeepaliveVerdictMonitor: InvariantMonitor {
-    public let name = "pong-deadline-decides-the-connection"
-    public let summary = "a connection whose pong is pongTimeout late is dropped at the deadline, and one that answered in time is not dropped for it"
-    public let rules = ["SIG-6"]
+    public var name: String { "pong-deadline-decides-the-connection" }
+    public var summary: String { "a connection whose pong is pongTimeout late is dropped at the deadline, and one that answered in time is not dropped for it" }
+    public var rules: [String] { ["SIG-6"] }
     /// Per participant id: the connection and how many pongs the service had heard on it at
     /// the last observed service-side event.
     private var pongsHeard: [String: (epoch: Int, count: Int)] = [:]
@@ -64,6 +70,22 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
 
     public func finish(world: World) -> [Violation] {
         overdue(world).map { Violation(invariant: name, rules: rules, time: world.now, observer: "server", eventIndex: nil, message: $0) }
+    }
+
+    /// For each participant the service holds: whether the pongs heard are on its current
+    /// connection, and how many pongs it has heard since (the world writes its own counters
+    /// only as the pings unanswered, so the absolute counts stay out here too; a verdict
+    /// compares pong counts with ping numbers, and both differences are in the key). An entry
+    /// of a participant the service no longer holds is left out: it is read only when the
+    /// service drops that participant, which it must hold first, and every server-side event
+    /// while it is held refreshes the entry.
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        writer.writeUnordered(world.server.participants) { writer, participant in
+            writer.writeName(participant.info.participantId)
+            guard let heard = pongsHeard[participant.info.participantId] else { return writer.write(UInt8(0)) }
+            writer.write(UInt8(heard.epoch == participant.epoch ? 1 : 2))
+            if heard.epoch == participant.epoch { writer.write(participant.pongsHeard - heard.count) }
+        }
     }
 
     /// "ping N unanswered": the ping a keepalive drop names.
@@ -109,9 +131,9 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
 /// while connecting starts a fresh one); an answer (accepted or refused), `leave()`, or any
 /// `disconnected` ends it.
 public struct JoinRetryWindowMonitor: InvariantMonitor {
-    public let name = "unanswered-join-fails-after-window"
-    public let summary = "a join with no answer for the whole retry window ends disconnected with FAILED when the window is spent"
-    public let rules = ["STG-3"]
+    public var name: String { "unanswered-join-fails-after-window" }
+    public var summary: String { "a join with no answer for the whole retry window ends disconnected with FAILED when the window is spent" }
+    public var rules: [String] { ["STG-3"] }
     /// Per client name: when its join window ends, while no answer has arrived.
     private var deadlines: [String: VirtualTime] = [:]
     private var reported: Set<String> = []
@@ -139,6 +161,15 @@ public struct JoinRetryWindowMonitor: InvariantMonitor {
     public func finish(world: World) -> [Violation] {
         var monitor = self
         return monitor.expired(at: world.now, index: nil, world: world)
+    }
+
+    /// The clients whose join window is open and those already reported (STG-3). The window's
+    /// end is left out: it is a duration from the `join()` call, compared with the clock,
+    /// which the checker's key abstracts for the world too; the checker hides the retry window
+    /// (README, "Time is abstracted"), and the timed runs check it.
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        writer.writeUnordered(deadlines.keys) { $0.writeName($1) }
+        writer.writeUnordered(reported) { $0.writeName($1) }
     }
 
     /// A client whose attempt timeout, due within its window, has not fired yet is not late:

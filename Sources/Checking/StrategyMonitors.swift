@@ -1,3 +1,4 @@
+import Simulation
 import StageCore
 import StageWorld
 
@@ -6,9 +7,9 @@ import StageWorld
 /// enforces it too: whenever it acts, no participant whose token (as the service holds it)
 /// forbids publishing has published streams.
 public struct PublishCapabilityMonitor: InvariantMonitor {
-    public let name = "publish-asked-only-with-capability"
-    public let summary = "shouldPublish is asked, and publishing attempted or held by the stage service, only with the publish capability"
-    public let rules = ["STR-3", "TOK-7"]
+    public var name: String { "publish-asked-only-with-capability" }
+    public var summary: String { "shouldPublish is asked, and publishing attempted or held by the stage service, only with the publish capability" }
+    public var rules: [String] { ["STR-3", "TOK-7"] }
 
     public init() {}
 
@@ -28,15 +29,20 @@ public struct PublishCapabilityMonitor: InvariantMonitor {
     }
 }
 
+extension PublishCapabilityMonitor {
+    /// Stateless: it reads the service and the event.
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {}
+}
+
 /// STR-5: a refreshStrategy whose answers are all unchanged changes nothing and emits
 /// nothing, with one exception: a refresh re-applies the desired state, so a publish that
 /// errored (STAGE_AT_CAPACITY, STG-4) is retried, and `publishState -> attemptingPublish` of
 /// that publish is the one event it may emit. Conversely a refresh, changed or not, never
 /// leaves a wanted publish errored.
 public struct SilentRefreshMonitor: InvariantMonitor {
-    public let name = "unchanged-refresh-is-silent"
-    public let summary = "a refresh whose answers are all unchanged emits no renderer event but the retry of an errored publish, which every refresh makes"
-    public let rules = ["STR-5", "STG-4"]
+    public var name: String { "unchanged-refresh-is-silent" }
+    public var summary: String { "a refresh whose answers are all unchanged emits no renderer event but the retry of an errored publish, which every refresh makes" }
+    public var rules: [String] { ["STR-5", "STG-4"] }
     /// The observer whose refresh just reported no change; its renderer must stay quiet until
     /// the next input.
     private var quietObserver: String?
@@ -81,5 +87,17 @@ public struct SilentRefreshMonitor: InvariantMonitor {
         }
         guard event.observer == quietObserver, !isRetry else { return [] }
         return [violation(event, index: index, "refreshStrategy with unchanged answers emitted \(renderer.name)")]
+    }
+
+    /// The refresh in progress, the observer that must stay quiet, the retry allowed, and each
+    /// observer's own publish state as last told (STR-5, STG-4).
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        writer.writeOptionalName(quietObserver)
+        writer.writeOptionalName(refreshingObserver)
+        writer.writeOptionalName(retryAllowed)
+        writer.writeUnordered(localPublishState) { writer, entry in
+            writer.writeName(entry.key)
+            writer.write(entry.value.rawValue)
+        }
     }
 }

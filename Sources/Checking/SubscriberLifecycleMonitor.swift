@@ -1,3 +1,4 @@
+import Simulation
 import StageWorld
 import SubscriberModel
 
@@ -7,9 +8,9 @@ import SubscriberModel
 /// streamDestroyed; video enabled only after disabled for the same reason; no quality
 /// fallback without audio fallback), as `SubscriberEventOrderCheck` defines them.
 public struct SubscriberLifecycleMonitor: InvariantMonitor {
-    public let name = "subscriber-lifecycle-order"
-    public let summary = "subscriber callbacks follow the OpenTok lifecycle: never reconnect without disconnect, never both reconnect and destroyed"
-    public let rules = ["SUB-2", "SUB-3", "SUB-4", "SUB-5", "SUB-6"]
+    public var name: String { "subscriber-lifecycle-order" }
+    public var summary: String { "subscriber callbacks follow the OpenTok lifecycle: never reconnect without disconnect, never both reconnect and destroyed" }
+    public var rules: [String] { ["SUB-2", "SUB-3", "SUB-4", "SUB-5", "SUB-6"] }
     private var check = SubscriberEventOrderCheck()
 
     public init() {}
@@ -18,5 +19,17 @@ public struct SubscriberLifecycleMonitor: InvariantMonitor {
         guard case .subscriber(let subscriber) = event.kind else { return [] }
         let subscription = "\(event.observer)/\(subscriber.streamId)"
         return check.observe(subscription, subscriber.event).map { violation(event, index: index, $0) }
+    }
+
+    /// Each subscription's lifecycle facts (`SubscriberEventOrderCheck.trackFacts`), keyed by
+    /// its observer and stream id through the renaming.
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        writer.writeUnordered(check.trackFacts) { writer, entry in
+            let slash = entry.key.firstIndex(of: "/") ?? entry.key.endIndex
+            writer.writeName(String(entry.key[..<slash]))
+            writer.writeStreamId(String(entry.key[slash...].dropFirst()))
+            writer.write(UInt32(entry.value.count))
+            for byte in entry.value { writer.write(byte) }
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Simulation
 import StageCore
 import StageWorld
 import SubscriberModel
@@ -6,9 +7,9 @@ import SubscriberModel
 /// subscription is audioOnly reports no video layer and no quality-fallback event, since it
 /// receives no video. Stateless: it reads the observer's view of the publisher at the event.
 public struct SubscriberVideoMonitor: InvariantMonitor {
-    public let name = "no-video-reports-under-audio-only"
-    public let summary = "an OpenTok subscriber under an audioOnly subscription reports no video layer or quality event"
-    public let rules = ["RND-4", "SUB-5"]
+    public var name: String { "no-video-reports-under-audio-only" }
+    public var summary: String { "an OpenTok subscriber under an audioOnly subscription reports no video layer or quality event" }
+    public var rules: [String] { ["RND-4", "SUB-5"] }
 
     public init() {}
 
@@ -19,4 +20,7 @@ public struct SubscriberVideoMonitor: InvariantMonitor {
         else { return [] }
         return [violation(event, index: index, "\(subscriber.event) about \(subscriber.streamId) under an audioOnly subscription")]
     }
+
+    /// Stateless: it reads the observer's view at each event.
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {}
 }

@@ -1,3 +1,4 @@
+import Simulation
 import StageCore
 import StageWorld
 
@@ -6,9 +7,9 @@ import StageWorld
 /// the participant unpublishes at once. "At once" is while handling the service's acceptance,
 /// before anything else happens to that client.
 public struct CapabilityChangeMonitor: InvariantMonitor {
-    public let name = "capability-change-acts-at-once"
-    public let summary = "an exchange that grants publishing asks shouldPublish at once; one that removes it unpublishes at once"
-    public let rules = ["TOK-6", "TOK-7"]
+    public var name: String { "capability-change-acts-at-once" }
+    public var summary: String { "an exchange that grants publishing asks shouldPublish at once; one that removes it unpublishes at once" }
+    public var rules: [String] { ["TOK-6", "TOK-7"] }
     private var canPublish: [String: Bool] = [:]
     private var publishing: [String: Bool] = [:]
     private var owed: [String: (TraceEvent, Int, String)] = [:]
@@ -55,32 +56,77 @@ public struct CapabilityChangeMonitor: InvariantMonitor {
         guard let (event, index, message) = owed.removeValue(forKey: observer) else { return [] }
         return [violation(event, index: index, message)]
     }
+
+    /// Each connected observer's known publish capability, and the observers publishing, each
+    /// as its difference from the observer's view (`CanonicalWriter.writeDifference`: every
+    /// event that sets them reads the view or tells the renderer what the view holds, so a run
+    /// without a violation writes nothing), and which change each observer is owed (TOK-6,
+    /// TOK-7); the owed change's event only words the report. The capability of an observer
+    /// that is not connected is left out: it is read only on an exchange accepted while
+    /// connected, and a client gets connected only through a `joinAccepted`, which sets it.
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        let connected = world.clients.filter { $0.view.local.connectionState == .connected }
+        let expected = Dictionary(uniqueKeysWithValues: connected.map { ($0.name, $0.view.local.info.capabilities.canPublish) })
+        writer.writeDifference(canPublish.filter { expected[$0.key] != nil }, from: expected, key: { $0.writeName($1) }, value: { $0.write($1) })
+        let viewPublishing = Set(world.clients.filter(\.view.local.isPublishingOrAttempting).map(\.name))
+        writer.writeDifference(Set(publishing.filter(\.value).keys), from: viewPublishing) { $0.writeName($1) }
+        writer.writeUnordered(owed) { writer, entry in
+            writer.writeName(entry.key)
+            writer.write(entry.value.2 == Self.gain)
+        }
+    }
 }
 
 /// TOK-4: no accepted exchange ever changes `topic`, `resource`, `jti`, `whip_url` or
-/// `events_url` of the token a participant joined with.
+/// `events_url` of the token a participant joined with. Both tokens are read from the stage
+/// service after the step that took them (the verified claims of the join it admitted, of the
+/// exchange it accepted), so no token is kept beyond its step.
 public struct ExchangeImmutabilityMonitor: InvariantMonitor {
-    public let name = "exchange-keeps-immutable-fields"
-    public let summary = "an accepted token exchange never changes topic, resource, jti, whip_url or events_url"
-    public let rules = ["TOK-4"]
+    public var name: String { "exchange-keeps-immutable-fields" }
+    public var summary: String { "an accepted token exchange never changes topic, resource, jti, whip_url or events_url" }
+    public var rules: [String] { ["TOK-4"] }
+    /// Per participant id: the claims of the token the service admitted it with.
     private var joinedWith: [String: TokenClaims] = [:]
-    private var lastToken: TokenClaims?
 
     public init() {}
 
     public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
         switch event.kind {
-        case .delivered(.join(let token, _), _), .delivered(.exchangeToken(let token), _):
-            lastToken = TokenCodec.decodeUnverified(token)
         case .service(.admitted(let info)):
-            joinedWith[info.participantId] = lastToken
+            joinedWith[info.participantId] = world.server.participant(info.participantId)?.claims
         case .service(.metadataUpdated(let info)):
-            guard let original = joinedWith[info.participantId], let new = lastToken,
+            guard let original = joinedWith[info.participantId], let new = world.server.participant(info.participantId)?.claims,
                   let field = TokenClaims.changedImmutableField(from: original, to: new) else { return [] }
             return [violation(event, index: index, "the service accepted an exchange for \(info.participantId) that changed \(field)")]
         default:
             break
         }
         return []
+    }
+}
+
+extension ExchangeImmutabilityMonitor {
+    /// For each participant the service holds, its join token's immutable fields (TOK-4, as
+    /// `TokenClaims.changedImmutableField` compares them; no verdict reads the other claims)
+    /// when they differ from those of the token the service holds now. In a run without a
+    /// violation nothing is written: the service admits a participant with the token it holds
+    /// and, an exchange that changed a field being reported at once, holds the same fields
+    /// after every exchange. An entry of a participant the service no longer holds is left
+    /// out: it is read only on an exchange the service accepted for that participant, and the
+    /// service takes a participant back only through a join it admits, which replaces it.
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        let differing = world.server.participants.filter { participant in
+            joinedWith[participant.info.participantId].map { TokenClaims.changedImmutableField(from: $0, to: participant.claims) != nil } ?? true
+        }
+        writer.writeUnordered(differing) { writer, participant in
+            writer.writeName(participant.info.participantId)
+            guard let claims = joinedWith[participant.info.participantId] else { return writer.write(UInt8(0)) }
+            writer.write(UInt8(1))
+            writer.write(claims.topic)
+            writer.write(claims.resource)
+            writer.writeName(claims.participantId)
+            writer.write(claims.whipURL)
+            writer.write(claims.eventsURL)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Simulation
 import StageCore
 import StageWorld
 
@@ -23,6 +24,16 @@ struct VisibleMetadata: Hashable, Sendable, CustomStringConvertible {
     }
 
     var description: String { "user=\(userId) \(attributes)" }
+
+    /// The user id and the attribute pairs (kept sorted by key), as the world writes claims.
+    func encode(into writer: inout CanonicalWriter) {
+        writer.write(userId)
+        writer.write(UInt32(attributes.pairs.count))
+        for pair in attributes.pairs {
+            writer.write(pair.key)
+            writer.write(pair.value)
+        }
+    }
 }
 
 /// VIS-1..4: at every moment, what each observer's renderers show of each remote participant's
@@ -34,13 +45,17 @@ struct VisibleMetadata: Hashable, Sendable, CustomStringConvertible {
 /// - every other event of a join..leave shows what the renderers were last shown: older mobile,
 ///   web and composition never see an update before the participant publishes again (VIS-3).
 public struct VisibilityMonitor: InvariantMonitor {
-    public let name = "metadata-visibility"
-    public let summary = "each observer sees a participant's userId/attributes only as its SDK kind may, and mobile >= 1.37.0 gets every update"
-    public let rules = ["VIS-1", "VIS-2", "VIS-3", "VIS-4"]
-    /// The newest metadata each observer's SDK has received about each participant.
+    public var name: String { "metadata-visibility" }
+    public var summary: String { "each observer sees a participant's userId/attributes only as its SDK kind may, and mobile >= 1.37.0 gets every update" }
+    public var rules: [String] { ["VIS-1", "VIS-2", "VIS-3", "VIS-4"] }
+    /// The newest metadata each observer's SDK has received about each participant, while the
+    /// SDK keeps it: until the participant leaves or the observer disconnects (its SDK forgets
+    /// its remotes then and ignores what arrives until it joins again, `Client.handle`).
     private var received: [ObserverParticipant: VisibleMetadata] = [:]
     /// What each observer's renderers were last shown, while the participant is announced.
     private var shown: [ObserverParticipant: VisibleMetadata] = [:]
+    /// Observers whose renderers were last told `disconnected`.
+    private var disconnected: Set<String> = []
     /// Updates a mobile >= 1.37.0 observer has received and not yet rendered.
     private var owed: [ObserverParticipant: TraceEvent] = [:]
 
@@ -52,9 +67,19 @@ public struct VisibilityMonitor: InvariantMonitor {
         case .delivered(let message, _):
             let overdue = settle(observer: event.observer, before: event, index: index)
             // A client still connecting (it has given its connection up and is reconnecting)
-            // ignores what arrives on the old one.
-            if client.view.local.connectionState != .connecting { receive(message, observer: event.observer, sdk: client.config.sdk, at: event) }
+            // ignores what arrives on the old one, and a disconnected one ignores everything.
+            if client.view.local.connectionState != .connecting && !disconnected.contains(event.observer) {
+                receive(message, observer: event.observer, sdk: client.config.sdk, at: event)
+            }
             return overdue
+        case .renderer(.connectionStateChanged(let state, _)):
+            if state == .disconnected {
+                disconnected.insert(event.observer)
+                received = received.filter { $0.key.observer != event.observer }
+            } else {
+                disconnected.remove(event.observer)
+            }
+            return []
         case .renderer(let renderer):
             guard let info = renderer.participant, !info.isLocal else { return [] }
             return render(renderer, info: info, client: client, event: event, index: index)
@@ -69,12 +94,43 @@ public struct VisibilityMonitor: InvariantMonitor {
         }
     }
 
+    /// Metadata received and shown per pair and the observers told `disconnected`, each as its
+    /// difference from what the observer's client holds (`CanonicalWriter.writeDifference`),
+    /// and the pairs owed an update (VIS-1..4).
+    /// A view keeps each remote's newest info, and for an announced remote the info its
+    /// renderers were shown. In a run without a violation two differences remain: the newest
+    /// info an older SDK received about an announced remote, which its view does not take
+    /// (VIS-3; only runs with a token exchange have it), and a client that has not called
+    /// `join()` yet, disconnected with its renderers told nothing (the world's script position
+    /// says so, so it splits no world state). An owed update's event only words the report, so
+    /// only the pair is written.
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        var viewInfo: [ObserverParticipant: VisibleMetadata] = [:]
+        var announced: [ObserverParticipant: VisibleMetadata] = [:]
+        for client in world.clients {
+            for remote in client.view.remotes {
+                let key = ObserverParticipant(observer: client.name, participantId: remote.info.participantId)
+                viewInfo[key] = VisibleMetadata(remote.info)
+                if remote.announced { announced[key] = viewInfo[key] }
+            }
+        }
+        for (metadata, expected) in [(received, viewInfo), (shown, announced)] {
+            writer.writeDifference(metadata, from: expected, key: { $1.encode(into: &$0) }, value: { $1.encode(into: &$0) })
+        }
+        let clientsDisconnected = Set(world.clients.filter { $0.view.local.connectionState == .disconnected }.map(\.name))
+        writer.writeDifference(disconnected, from: clientsDisconnected) { $0.writeName($1) }
+        writer.writeUnordered(owed.keys) { $1.encode(into: &$0) }
+    }
+
     private mutating func receive(_ message: WireMessage, observer: String, sdk: SDKKind, at event: TraceEvent) {
         var infos: [ParticipantInfo] = []
         switch message {
         case .joinAccepted(let snapshots, _): infos = snapshots.map(\.info)
         case .participantJoined(let info, _), .participantUpdated(let info): infos = [info]
         case .participantPublished(let snapshot): infos = [snapshot.info]
+        case .participantLeft(let participantId):
+            received[ObserverParticipant(observer: observer, participantId: participantId)] = nil
+            return
         case .participantReconnected(let info) where sdk == .composition:
             // TOK-9: a composition lays out a reconnected participant with its info now.
             let key = ObserverParticipant(observer: observer, participantId: info.participantId)

@@ -31,7 +31,7 @@ public struct SubscriberEventOrderCheck: Sendable {
         var disabled: Set<SubscriberVideoEventReason> = []
     }
 
-    private var tracks: [String: Track] = [:]
+    var tracks: [String: Track] = [:]
     private var eventCount = 0
     /// Every violation found so far, in order.
     public private(set) var violations: [String] = []
