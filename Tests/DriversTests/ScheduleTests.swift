@@ -1,7 +1,8 @@
 import Checking
-import Testing
-@testable import Scenario
+@testable import Drivers
+import Scenario
 import StageWorld
+import Testing
 
 /// Schedules: the model checker's counterexamples as scenario files that `stagesim run`
 /// replays action by action.

@@ -1,5 +1,6 @@
+@testable import Drivers
+import Scenario
 import Testing
-@testable import Scenario
 
 @Suite("Exhaustive mode")
 struct ExhaustiveTests {
