@@ -1,5 +1,5 @@
 @testable import Drivers
-import Scenario
+@testable import Scenario
 import Testing
 
 @Suite("Exhaustive mode")

@@ -1,6 +1,6 @@
 @testable import Drivers
 import Foundation
-import Scenario
+@testable import Scenario
 import StageCore
 import StageWorld
 import Testing

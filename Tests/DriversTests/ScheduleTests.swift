@@ -1,6 +1,6 @@
 import Checking
 @testable import Drivers
-import Scenario
+@testable import Scenario
 import StageWorld
 import Testing
 

@@ -1,4 +1,4 @@
-import Drivers
+@testable import Drivers
 @testable import Scenario
 import Simulation
 import StageCore

@@ -1,5 +1,5 @@
 import Checking
-import Drivers
+@testable import Drivers
 import Simulation
 import StageCore
 import Testing
