@@ -47,18 +47,22 @@ let package = Package(
             dependencies: ["StageCore", "Simulation", "StageWorld", "Checking", "SubscriberModel", "Signaling", "Yams"]
         ),
         .target(
-            name: "HostileInputs",
-            dependencies: ["Scenario", "Checking", "StageWorld", "StageCore", "Signaling", "Simulation"]
+            name: "Drivers",
+            dependencies: ["StageCore", "Simulation", "StageWorld", "Checking", "Scenario", "SubscriberModel", "Signaling"]
         ),
-        .target(name: "Reporting", dependencies: ["StageCore", "Simulation", "StageWorld", "Checking"]),
-        .target(name: "StageSDK", dependencies: ["StageCore", "StageWorld", "Simulation", "Checking", "Signaling"]),
+        .target(
+            name: "HostileInputs",
+            dependencies: ["Drivers", "Scenario", "Checking", "StageWorld", "StageCore", "Signaling", "Simulation"]
+        ),
+        .target(name: "Reporting", dependencies: ["Drivers", "StageCore", "Simulation", "StageWorld", "Checking"]),
+        .target(name: "StageSDK", dependencies: ["Drivers", "StageCore", "StageWorld", "Simulation", "Checking", "Signaling"]),
         .target(name: "Signaling"),
         .target(name: "SubscriberModel", dependencies: ["StageCore"]),
         .target(name: "FailureStore", dependencies: ["CSQLite"]),
         .executableTarget(
             name: "stagesim",
             dependencies: [
-                "Scenario", "Checking", "StageWorld", "StageCore", "Simulation", "Reporting", "FailureStore", "HostileInputs",
+                "Drivers", "Scenario", "Checking", "StageWorld", "StageCore", "Simulation", "Reporting", "FailureStore", "HostileInputs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -70,9 +74,10 @@ let package = Package(
         ),
         .testTarget(name: "StageCoreTests", dependencies: ["StageCore", "Simulation"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
-        .testTarget(name: "StageWorldTests", dependencies: ["StageWorld", "Checking", "Scenario", "StageSDK"]),
-        .testTarget(name: "CheckingTests", dependencies: ["Checking", "StageWorld", "StageCore", "Simulation", "Scenario"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
+        .testTarget(name: "StageWorldTests", dependencies: ["StageWorld", "Checking", "Drivers", "Scenario", "StageSDK"]),
+        .testTarget(name: "CheckingTests", dependencies: ["Checking", "StageWorld", "StageCore", "Simulation"]),
+        .testTarget(name: "DriversTests", dependencies: ["Drivers", "Checking", "Scenario", "StageWorld", "StageCore", "Simulation"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Drivers"]),
         .testTarget(name: "StageSimCLITests", dependencies: ["stagesim", "FailureStore"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "StageWorld"]),
         .testTarget(name: "StageSDKTests", dependencies: ["StageSDK", "StageCore", "StageWorld", "Simulation", "Signaling"]),

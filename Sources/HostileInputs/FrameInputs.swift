@@ -1,4 +1,5 @@
 import Checking
+import Drivers
 import Foundation
 import Scenario
 import Signaling
@@ -13,8 +14,8 @@ import StageWorld
 /// client and the service exactly as they were; no frame may break an invariant.
 struct FrameInputs: HostileInputTarget {
     let kind = HostileInputKind.frame
-    private let base: World
-    private let monitors: MonitorSet
+    /// The stage after its run, with the monitors that watched it.
+    private let base: StepLoop
     /// The frames the service sent, each with the index of the client it reached.
     private let corpus: [(clientIndex: Int, frame: String)]
     private let identifiers: [String]
@@ -22,20 +23,17 @@ struct FrameInputs: HostileInputTarget {
     /// Three participants on one stage, after `Self.stage` has run for its duration.
     init() throws {
         let scenario = try ScenarioLoader.parse(Self.stage, path: "hostile-frames-stage.yaml")
-        var simulator = Simulator(world: scenario.makeWorld(seed: scenario.seed), seed: scenario.seed)
-        var monitors = MonitorSet()
+        var simulator = Simulator(world: scenario.makeWorld(seed: scenario.seed), seed: scenario.seed, monitors: MonitorSet())
         var corpus: [(clientIndex: Int, frame: String)] = []
         simulator.run(until: .zero + scenario.duration) { _, events, world in
-            monitors.observe(events, world: world)
             for event in events where event.observer != "server" {
                 guard case .delivered(_, let frame) = event.kind, let index = world.clientIndex(named: event.observer) else { continue }
                 corpus.append((index, frame))
             }
         }
-        base = simulator.world
-        self.monitors = monitors
+        base = simulator.loop
         self.corpus = corpus
-        identifiers = base.clients.map(\.view.local.info.participantId) + ["ghost", ""]
+        identifiers = base.world.clients.map(\.view.local.info.participantId) + ["ghost", ""]
     }
 
     /// A stage where every kind of frame flows: joins, publishes, subscriptions, a mute, a
@@ -82,20 +80,18 @@ struct FrameInputs: HostileInputTarget {
 
     func verdict(on input: String) -> InputVerdict {
         let scalars = input.unicodeScalars
-        guard let space = scalars.firstIndex(of: " "), let clientIndex = Int(String(scalars[..<space])), base.clients.indices.contains(clientIndex) else {
+        guard let space = scalars.firstIndex(of: " "), let clientIndex = Int(String(scalars[..<space])), base.world.clients.indices.contains(clientIndex) else {
             return .finding("the input names no client")
         }
-        var world = base
-        var monitors = monitors
-        let sequence = world.pending.nextSequence
-        world.inject(frame: String(scalars[scalars.index(after: space)...]), toClient: clientIndex, at: world.now)
-        let events = world.apply(.fire(sequence: sequence))
-        monitors.observe(events, world: world)
-        if let broken = monitors.violations.dropFirst(self.monitors.violations.count).first {
+        var loop = base
+        let sequence = loop.world.pending.nextSequence
+        loop.world.inject(frame: String(scalars[scalars.index(after: space)...]), toClient: clientIndex, at: loop.world.now)
+        let step = loop.step(.fire(sequence: sequence))
+        if let broken = step.violations.first {
             return .finding("the frame broke an invariant: \(broken)")
         }
-        guard events.contains(where: \.isProtocolError) else { return .accepted }
-        return world.clients == base.clients && world.server == base.server ? .rejected : .finding("a refused frame changed the world")
+        guard step.events.contains(where: \.isProtocolError) else { return .accepted }
+        return loop.world.clients == base.world.clients && loop.world.server == base.world.server ? .rejected : .finding("a refused frame changed the world")
     }
 }
 

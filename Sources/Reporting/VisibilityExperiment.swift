@@ -1,4 +1,5 @@
 import Checking
+import Drivers
 import Simulation
 import StageCore
 import StageWorld

@@ -95,9 +95,9 @@ public struct EventMatcher: Hashable, Sendable, CustomStringConvertible {
 /// What expectations can see of one trace event: its kind's name in the expectation
 /// vocabulary and the values its filters compare against. Events no expectation can name
 /// (host calls, losses, timers, transport bookkeeping) have none.
-struct EventFields {
+public struct EventFields {
     var name: String
-    var participantId: String?
+    public var participantId: String?
     var info: ParticipantInfo?
     var state: String?
     var errorCode: StageErrorCode?
@@ -115,7 +115,7 @@ struct EventFields {
         self.participantId = participantId ?? info?.participantId
     }
 
-    init?(_ event: TraceEvent) {
+    public init?(_ event: TraceEvent) {
         switch event.kind {
         case .renderer(let renderer): self = Self.renderer(renderer)
         case .sdkError(let report):

@@ -64,7 +64,7 @@ public struct Expectation: Hashable, Sendable {
 
 extension Expectation {
     /// The event lies inside the expectation's window and its matcher selects it.
-    func admits(_ event: TraceEvent) -> Bool {
+    public func admits(_ event: TraceEvent) -> Bool {
         if let windowStart, event.time < VirtualTime.zero + windowStart { return false }
         if let windowEnd, event.time > VirtualTime.zero + windowEnd { return false }
         return matcher.matches(event)

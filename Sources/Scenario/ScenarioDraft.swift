@@ -30,12 +30,41 @@ public struct ScenarioDraft: Hashable, Sendable {
         /// What it sends with `connect`: `metadata` for the service only, `notifyMetadata` for everyone (SIG-2).
         public var signalingMetadata: Attributes?
         public var notifyMetadata: Attributes?
+
+        public init(
+            name: String, sdk: SDKKind, userId: String, attributes: Attributes, capabilities: Capabilities, publish: Bool,
+            subscribe: SubscribeType, tokenExpiresAtSeconds: UInt64? = nil, tokenTopic: String? = nil, tokenResource: String? = nil,
+            latency: VirtualDuration? = nil, joinRetry: JoinRetryPolicy? = nil, audioFallback: Bool = true,
+            signalingMetadata: Attributes? = nil, notifyMetadata: Attributes? = nil
+        ) {
+            self.name = name
+            self.sdk = sdk
+            self.userId = userId
+            self.attributes = attributes
+            self.capabilities = capabilities
+            self.publish = publish
+            self.subscribe = subscribe
+            self.tokenExpiresAtSeconds = tokenExpiresAtSeconds
+            self.tokenTopic = tokenTopic
+            self.tokenResource = tokenResource
+            self.latency = latency
+            self.joinRetry = joinRetry
+            self.audioFallback = audioFallback
+            self.signalingMetadata = signalingMetadata
+            self.notifyMetadata = notifyMetadata
+        }
     }
 
     public struct Step: Hashable, Sendable {
         public var atMilliseconds: UInt64
         public var participant: String
         public var call: ScriptCall
+
+        public init(atMilliseconds: UInt64, participant: String, call: ScriptCall) {
+            self.atMilliseconds = atMilliseconds
+            self.participant = participant
+            self.call = call
+        }
     }
 
     public struct Fault: Hashable, Sendable {
@@ -44,6 +73,13 @@ public struct ScenarioDraft: Hashable, Sendable {
         public var direction: PartitionDirection
         public var fromMilliseconds: UInt64
         public var toMilliseconds: UInt64
+
+        public init(participant: String?, direction: PartitionDirection, fromMilliseconds: UInt64, toMilliseconds: UInt64) {
+            self.participant = participant
+            self.direction = direction
+            self.fromMilliseconds = fromMilliseconds
+            self.toMilliseconds = toMilliseconds
+        }
     }
 
     public var name: String
@@ -59,7 +95,26 @@ public struct ScenarioDraft: Hashable, Sendable {
     /// Comment lines written at the top: how the draft came to be and how to replay it.
     public var comments: [String]
     /// The spec rule ids the file covers.
-    public var covers: [String] = ["NET-2", "NET-3", "RND-3", "RND-5", "VIS-1", "TOK-5"]
+    public var covers: [String] = Self.defaultCovers
+    /// What a generated scenario covers unless told otherwise.
+    public static let defaultCovers = ["NET-2", "NET-3", "RND-3", "RND-5", "VIS-1", "TOK-5"]
+
+    public init(
+        name: String, seed: UInt64, durationSeconds: UInt64, network: LinkConditions = LinkConditions(), keepalive: KeepalivePolicy? = nil,
+        faults: [Fault], participants: [Participant], steps: [Step], comments: [String],
+        covers: [String] = Self.defaultCovers
+    ) {
+        self.name = name
+        self.seed = seed
+        self.durationSeconds = durationSeconds
+        self.network = network
+        self.keepalive = keepalive
+        self.faults = faults
+        self.participants = participants
+        self.steps = steps
+        self.comments = comments
+        self.covers = covers
+    }
 
     /// The path a file of this draft is reported under when it has none.
     public var path: String { "generated-\(seed).yaml" }
@@ -169,7 +224,7 @@ extension ScenarioDraft.Participant {
 
     /// The settings beyond name, SDK, claims and strategy that differ from the defaults, for
     /// the parameters printed under a seed.
-    var extras: [String] {
+    public var extras: [String] {
         var extras: [String] = []
         if let tokenExpiresAtSeconds { extras.append("exp=\(tokenExpiresAtSeconds)s") }
         if let tokenTopic { extras.append("topic=\(tokenTopic)") }

@@ -1,5 +1,6 @@
-import Signaling
 import Checking
+import Drivers
+import Signaling
 import Simulation
 import StageCore
 import StageWorld
@@ -32,9 +33,9 @@ public enum StageSimulationError: Error, Hashable, Sendable, CustomStringConvert
 /// The driver that runs `Stage` objects in a seeded, deterministic simulation of one stage
 /// (STG-1, STR-1..5, RND-1..6, NET-1): the Swift API's counterpart of the scenario runner.
 ///
-/// It owns the `World` value (built from every added stage, clients sorted by name), a
-/// `Simulator` with the seeded loss draws, the `Trace`, and the invariant monitors
-/// (`MonitorSet`), which watch every step. Strategy objects answer during steps through
+/// It owns the `World` value (built from every added stage, clients sorted by name) and a
+/// `Simulator` with the seeded loss draws, whose `StepLoop` records the `Trace` and lets the
+/// invariant monitors (`MonitorSet`) watch every step. Strategy objects answer during steps through
 /// `World.apply(_:host:)`; after each step the step's renderer events go to that client's
 /// stage's renderers, in trace order.
 ///
@@ -56,8 +57,9 @@ public final class StageSimulation {
     public private(set) var now: VirtualTime = .zero
     /// The world as of the last step (before the first run: the world that will start).
     public private(set) var world: World
-    /// Every event so far, in order (host calls, deliveries, losses, renderer events).
-    public private(set) var trace = Trace()
+    /// Every event so far, in order (host calls, deliveries, losses, renderer events). Empty
+    /// while a step is in progress (read from a strategy callback): the loop holds it then.
+    public var trace: Trace { simulator?.loop.trace ?? Trace() }
     /// The added stages, sorted by participant id (the world's client order).
     public private(set) var stages: [Stage] = []
 
@@ -65,7 +67,6 @@ public final class StageSimulation {
     private var links: [String: LinkConditions] = [:]
     private var simulator: Simulator?
     private var host: StrategyHost?
-    private var monitors = MonitorSet()
     private let numbering = LocalStreamNumbering()
     /// Host calls made before the first run, replayed whenever the world is rebuilt.
     private var callsBeforeStart: [(participantId: String, call: HostCall)] = []
@@ -90,7 +91,7 @@ public final class StageSimulation {
     /// Every invariant violation so far, including the end-of-run checks on the current world.
     /// A correct model gives none, whatever the strategies answer.
     public var violations: [Violation] {
-        var finished = monitors
+        var finished = simulator?.loop.monitors ?? MonitorSet()
         finished.finish(world: world)
         return finished.violations
     }
@@ -138,13 +139,11 @@ public final class StageSimulation {
         defer { isRunning = false }
         if !hasStarted { start() }
         let end = now + duration
-        while let step = simulator?.step(until: end, host: host) {
+        while let step = step(until: end) {
             if let current = simulator?.world { world = current }
             now = max(now, world.now)
-            trace.append(contentsOf: step.events)
-            monitors.observe(step.events, world: world)
             scheduleCallsDuringRun()
-            deliver(step.events)
+            deliver(step.outcome.events)
             scheduleCallsDuringRun()
         }
         now = max(now, end)
@@ -169,6 +168,14 @@ public final class StageSimulation {
         }
     }
 
+    /// One simulator step, with the simulator taken out of this object while strategy objects
+    /// answer: they may read the simulation meanwhile.
+    private func step(until end: VirtualTime) -> (action: Action, outcome: StepOutcome)? {
+        guard var running = simulator.take() else { return nil }
+        defer { simulator = running }
+        return running.step(until: end, host: host)
+    }
+
     private func makeWorld() -> World {
         // The configured strategy is never asked: the host answers for every client.
         let clients = stages.map { stage in
@@ -190,7 +197,7 @@ public final class StageSimulation {
             stagesByName[client.name].map { StrategyAdapter(stage: $0, numbering: numbering) }
         }
         host = StrategyHost(adapters: adapters)
-        simulator = Simulator(world: world, seed: seed)
+        simulator = Simulator(world: world, seed: seed, monitors: MonitorSet(), recording: true)
         hasStarted = true
     }
 

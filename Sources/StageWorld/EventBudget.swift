@@ -92,15 +92,15 @@ public struct RunawayRun: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The actions a run has taken, counted per client and source.
-struct EventTally: Sendable {
+public struct EventTally: Sendable {
     private var counts: [Int]
-    private(set) var total = 0
+    public private(set) var total = 0
 
-    init(clients: Int) {
+    public init(clients: Int) {
         counts = Array(repeating: 0, count: max(clients, 1) * EventSource.allCases.count)
     }
 
-    mutating func count(_ event: PendingEvent) {
+    public mutating func count(_ event: PendingEvent) {
         total += 1
         let (source, client) = EventSource.of(event)
         guard client >= 0 else { return }
@@ -109,7 +109,7 @@ struct EventTally: Sendable {
 
     /// The runaway report for `world`: the three sources with the most actions (in client and
     /// source order on a tie).
-    func runaway(budget: EventBudget, world: World) -> RunawayRun {
+    public func runaway(budget: EventBudget, world: World) -> RunawayRun {
         let busiest = counts.indices.filter { counts[$0] > 0 }.sorted { (counts[$0], $1) > (counts[$1], $0) }.prefix(3).map { slot in
             let (client, source) = slot.quotientAndRemainder(dividingBy: EventSource.allCases.count)
             return RunawayRun.Share(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Checking
+import Drivers
 import Foundation
 import Scenario
 import StageWorld

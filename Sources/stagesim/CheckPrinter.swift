@@ -1,4 +1,5 @@
 import Checking
+import Drivers
 import Foundation
 import StageWorld
 
@@ -29,14 +30,14 @@ struct CheckReportPrinter {
     /// Replays the counterexample from the initial world, printing each action and what the
     /// renderers and the service saw; returns each action's description.
     static func printTimeline(_ counterexample: Counterexample, from initial: World) -> [String] {
-        var world = initial
+        var loop = StepLoop(world: initial)
         var steps: [String] = []
         print("\ncounterexample, \(counterexample.actions.count) actions:")
         for (position, action) in counterexample.actions.enumerated() {
-            let step = world.describe(action)
+            let step = loop.world.describe(action)
             steps.append(step)
             print("  \(String(position + 1).leftPadded(to: 3))  \(action.scheduleText.padded(to: 9))  \(step)")
-            for event in world.apply(action) where ["renderer", "subscriber", "service", "error"].contains(event.category) {
+            for event in loop.step(action).events where ["renderer", "subscriber", "service", "error"].contains(event.category) {
                 print("                      \(event.observer): \(event.detail)")
             }
         }

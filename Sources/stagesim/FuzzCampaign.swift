@@ -1,4 +1,5 @@
 import Dispatch
+import Drivers
 import Foundation
 import Scenario
 import StageCore

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Drivers
 import FailureStore
 import Foundation
 import Scenario

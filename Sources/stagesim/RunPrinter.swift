@@ -1,3 +1,4 @@
+import Drivers
 import Scenario
 import Simulation
 import StageWorld

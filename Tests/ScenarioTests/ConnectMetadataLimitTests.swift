@@ -1,7 +1,8 @@
+import Drivers
+@testable import Scenario
 import Signaling
 import StageCore
 import Testing
-@testable import Scenario
 
 /// Issue 13, point 5: the loader refuses connect metadata the stage service could not read
 /// (its JSON depth limit, `JSONValue.maximumDepth`), instead of a join that is silently dropped.

@@ -1,7 +1,8 @@
+import Drivers
+@testable import Scenario
 import StageCore
 import StageWorld
 import Testing
-@testable import Scenario
 
 /// Every error a bundled scenario produces is filed under the operation that failed: an
 /// exchange refusal is not a join error, and neither is an ejection.

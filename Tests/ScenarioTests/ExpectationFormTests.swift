@@ -1,8 +1,9 @@
+@testable import Drivers
+@testable import Scenario
 import Simulation
 import StageCore
 import StageWorld
 import Testing
-@testable import Scenario
 
 /// Issue 14, point 2: what users can now say — order between expectations, nothingBefore,
 /// subject filters, strategy questions, the service as an observer, `never: any`, the

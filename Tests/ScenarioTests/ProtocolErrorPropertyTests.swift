@@ -1,6 +1,7 @@
-import Testing
+import Drivers
 @testable import Scenario
 import StageWorld
+import Testing
 
 /// Issue 13, point 2: the line between a contradiction and a legitimate race. Generated
 /// scenarios inject no frames, so whatever reaches a client comes from the model: across

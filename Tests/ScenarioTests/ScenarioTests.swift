@@ -1,6 +1,7 @@
+import Drivers
 import Foundation
-import Testing
 @testable import Scenario
+import Testing
 
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 let scenarioFiles = ScenarioLoader.scenarioFiles(under: packageRoot + "/Scenarios")

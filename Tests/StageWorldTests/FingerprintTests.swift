@@ -1,7 +1,8 @@
+import Drivers
 import Simulation
 import StageCore
-import Testing
 @testable import StageWorld
+import Testing
 
 /// Clients with these names and default settings, tokens signed by the app key, nothing scheduled.
 private func stage(_ names: [String], keepalive: KeepalivePolicy = .off) -> World {

@@ -1,3 +1,4 @@
+import Drivers
 import Simulation
 import StageCore
 @testable import StageWorld

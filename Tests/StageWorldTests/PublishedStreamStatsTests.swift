@@ -1,8 +1,9 @@
+import Drivers
 import Simulation
 import StageCore
+@testable import StageWorld
 import SubscriberModel
 import Testing
-@testable import StageWorld
 
 /// LST-5 for the local client's own stream: "To get statistics for a stream published by the
 /// local client, you must use a session that uses the OpenTok Media Router" (routed mode).

@@ -1,8 +1,9 @@
 import Checking
+import Drivers
 import Simulation
 import StageCore
-import Testing
 @testable import StageWorld
+import Testing
 
 private let mobile137 = SDKKind.mobile(SemanticVersion(1, 37, 0))
 private let mobile136 = SDKKind.mobile(SemanticVersion(1, 36, 0))

@@ -1,8 +1,9 @@
 import Checking
+import Drivers
 import Simulation
 import StageCore
-import Testing
 @testable import StageWorld
+import Testing
 
 /// NET-2 at the receiving transport: duplicates are dropped, frames that overtook a missing one
 /// wait for it, and the application sees each frame once, in order.

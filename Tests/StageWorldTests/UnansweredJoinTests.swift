@@ -1,9 +1,10 @@
 import Checking
+import Drivers
 import Signaling
 import Simulation
 import StageCore
-import Testing
 @testable import StageWorld
+import Testing
 
 /// Issue 13, point 5: a join whose connect frame the stage service cannot read gets no answer
 /// at all. Past the scenario loader (which refuses such metadata), the SDK still ends it as

@@ -1,8 +1,9 @@
 import Checking
+import Drivers
 import Simulation
 import StageCore
-import Testing
 @testable import StageWorld
+import Testing
 
 /// A token for `name` on stage-1, signed by the app key the world trusts.
 func signedToken(_ name: String, topic: String = "stage-1", expires: UInt64 = 3600) -> String {

@@ -1,7 +1,8 @@
 import Checking
-import Testing
+@testable import Drivers
 @testable import Scenario
 import StageWorld
+import Testing
 
 /// Schedules: the model checker's counterexamples as scenario files that `stagesim run`
 /// replays action by action.

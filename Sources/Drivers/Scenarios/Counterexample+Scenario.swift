@@ -1,4 +1,5 @@
 import Checking
+import Scenario
 import StageWorld
 
 extension Scenario {
@@ -50,10 +51,10 @@ public enum RegressionFile {
     /// `original` with its schedule replaced by `actions`, taken from `world` (the scenario's
     /// initial world), each with what it does as a comment.
     public static func text(original: String, world: World, actions: [Action]) -> String {
-        var world = world
+        var loop = StepLoop(world: world)
         let schedule = actions.map { action in
-            defer { _ = world.apply(action) }
-            return (action, world.describe(action))
+            defer { loop.step(action) }
+            return (action, loop.world.describe(action))
         }
         return ScheduleText.text(original: original, dropping: replacedKeys, header: [], extra: ["scheduleEnd: timed"], schedule: schedule)
     }

@@ -1,3 +1,4 @@
+import Scenario
 import Simulation
 import StageCore
 import StageWorld

@@ -1,4 +1,5 @@
 import Checking
+import Scenario
 import Simulation
 import StageWorld
 

@@ -1,4 +1,5 @@
 import Checking
+@testable import Drivers
 import Foundation
 import Scenario
 import StageCore

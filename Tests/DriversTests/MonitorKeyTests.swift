@@ -1,4 +1,5 @@
 @testable import Checking
+@testable import Drivers
 import Foundation
 import Scenario
 import Simulation

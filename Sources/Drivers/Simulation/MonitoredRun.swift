@@ -1,14 +1,7 @@
+import Checking
 import Simulation
+import Scenario
 import StageWorld
-
-/// How the end of a scheduled replay is judged.
-public enum ScheduleEnd: String, Sendable, CaseIterable {
-    /// The model checker's: the eventually-checks, if the world ends quiescent.
-    case quiescent
-    /// A timed run's (the fuzzer's recordings): the end-of-run checks on the final world, as
-    /// the seeded simulator makes them.
-    case timed
-}
 
 /// One seeded simulation of a world to an end time with every invariant monitor watching each
 /// step: what scenario runs, reports and property runs all start from.
@@ -29,51 +22,46 @@ public struct MonitoredRun: Sendable {
         world: World, seed: UInt64, until end: VirtualTime, settle: VirtualDuration = .seconds(5),
         eventBudget: EventBudget = .unlimited, progress: (VirtualTime, Int) -> Void = { _, _ in }
     ) {
-        var simulator = Simulator(world: world, seed: seed, eventBudget: eventBudget)
-        var trace = Trace()
-        var monitors = MonitorSet(settle: settle)
-        var actions: [Action] = []
-        simulator.run(until: end) { action, events, world in
-            actions.append(action)
-            trace.append(contentsOf: events)
-            monitors.observe(events, world: world)
-            progress(world.now, trace.events.count)
+        var simulator = Simulator(
+            world: world, seed: seed, eventBudget: eventBudget, monitors: MonitorSet(settle: settle), recording: true
+        )
+        var eventCount = 0
+        simulator.run(until: end) { _, events, world in
+            eventCount += events.count
+            progress(world.now, eventCount)
         }
-        if simulator.runaway == nil { monitors.finish(world: simulator.world) }
+        var loop = simulator.loop
+        if simulator.runaway == nil { loop.finish() }
         self.runaway = simulator.runaway
-        self.actions = actions
-        self.trace = trace
-        self.violations = monitors.violations
-        self.finalWorld = simulator.world
+        self.actions = loop.actions
+        self.trace = loop.trace
+        self.violations = loop.monitors.violations
+        self.finalWorld = loop.world
     }
 
     /// Replays a schedule (a model checker's counterexample or a recorded timed run): each
     /// action in turn, with every monitor watching, then the checks `end` names. Stops at the
     /// first action that names no pending event (`World.canReplay`); `unplayable` is its position.
     public init(world: World, schedule: [Action], settle: VirtualDuration = .seconds(5), end: ScheduleEnd = .quiescent) {
-        var world = world
-        var trace = Trace()
-        var monitors = MonitorSet(settle: settle)
+        var loop = StepLoop(world: world, monitors: MonitorSet(settle: settle), recording: true)
         for (position, action) in schedule.enumerated() {
-            guard world.canReplay(action) else {
+            guard loop.world.canReplay(action) else {
                 unplayable = position
                 break
             }
-            let events = world.apply(action)
-            trace.append(contentsOf: events)
-            monitors.observe(events, world: world)
+            loop.step(action)
         }
         var endViolations: [Violation] = []
         switch end {
         case _ where unplayable != nil: break
-        case .quiescent where world.isQuiescent: endViolations = monitors.quiescentViolations(world: world)
+        case .quiescent where loop.world.isQuiescent: endViolations = loop.monitors.quiescentViolations(world: loop.world)
         case .quiescent: break
-        case .timed: monitors.finish(world: world)
+        case .timed: loop.finish()
         }
-        self.actions = Array(schedule.prefix(unplayable ?? schedule.count))
-        self.trace = trace
-        self.violations = monitors.violations + endViolations
-        self.finalWorld = world
+        self.actions = loop.actions
+        self.trace = loop.trace
+        self.violations = loop.monitors.violations + endViolations
+        self.finalWorld = loop.world
     }
 }
 

@@ -1,3 +1,4 @@
+import Checking
 import Simulation
 import StageWorld
 
@@ -116,15 +117,18 @@ public struct ModelChecker: Sendable {
         }
     }
 
-    /// One state under exploration: the world, its monitors, the drops its path used, and the
-    /// hash of each world component (`WorldComponents`), kept so that a successor rehashes
-    /// only the components its action changed.
+    /// One state under exploration: the loop holding its world and monitors (recording
+    /// nothing), the drops its path used, and the hash of each world component
+    /// (`WorldComponents`), kept so that a successor rehashes only the components its action
+    /// changed.
     struct Node: Sendable {
-        var world: World
-        var monitors: MonitorSet
+        var loop: StepLoop
         var drops: Int
         var id: Int32
         var componentHashes: [UInt64]
+
+        var world: World { loop.world }
+        var monitors: MonitorSet { loop.monitors }
     }
 
     /// A successor of a node through one action, with its key and any violation on the way;
@@ -141,7 +145,7 @@ public struct ModelChecker: Sendable {
     var root: Node {
         var scratch = CanonicalWriter(reservingCapacity: 4096)
         let hashes = (0..<initial.componentCount).map { initial.componentHash($0, scratch: &scratch) }
-        return Node(world: initial, monitors: monitors, drops: 0, id: 0, componentHashes: hashes)
+        return Node(loop: StepLoop(world: initial, monitors: monitors), drops: 0, id: 0, componentHashes: hashes)
     }
 
     /// The actions the search tries from `node`: drops only while the budget lasts.
@@ -151,18 +155,16 @@ public struct ModelChecker: Sendable {
         return all.filter { if case .drop = $0 { false } else { true } }
     }
 
-    /// Applies `action` to `node`, with every monitor watching, and keys the result; `scratch`
-    /// is the caller's reusable encoding buffer.
+    /// Steps `node`'s loop with `action`, every monitor watching, and keys the result;
+    /// `scratch` is the caller's reusable encoding buffer.
     func successor(of node: Node, via action: Action, scratch: inout CanonicalWriter) -> Successor {
         var next = node
-        let before = node.monitors.violations.count
-        let (events, changed) = next.world.applyReportingChanges(action)
+        let step = next.loop.step(action)
         if case .drop = action { next.drops += 1 }
-        for component in next.componentHashes.indices where changed.contains(component: component) {
+        for component in next.componentHashes.indices where step.changed.contains(component: component) {
             next.componentHashes[component] = next.world.componentHash(component, scratch: &scratch)
         }
-        next.monitors.observe(events, world: next.world)
-        var violation = next.monitors.violations.dropFirst(before).first
+        var violation = step.violations.first
         if violation == nil && next.world.isQuiescent {
             violation = next.monitors.quiescentViolations(world: next.world).first
         }

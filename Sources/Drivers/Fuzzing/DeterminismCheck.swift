@@ -1,4 +1,5 @@
 import Checking
+import Scenario
 import Simulation
 import StageWorld
 
@@ -21,7 +22,7 @@ public enum DeterminismCheck {
         var simulator = Simulator(world: scenario.makeWorld(seed: seed), seed: seed, eventBudget: scenario.runEventBudget)
         var hashes: [(UInt64, String)] = []
         while let step = simulator.step(until: .zero + scenario.duration) {
-            let lines = step.events.map(\.jsonLine).joined()
+            let lines = step.outcome.events.map(\.jsonLine).joined()
             hashes.append((XXH3.hash64(Array(lines.utf8)), lines.split(separator: "\n").first.map(String.init) ?? "\(step.action)"))
         }
         return hashes

@@ -1,8 +1,9 @@
+@testable import Drivers
 import Foundation
-import Testing
 @testable import Scenario
 import StageCore
 import StageWorld
+import Testing
 
 /// The generator, the shrinker and the fixed-budget property run that `swift test` includes.
 @Suite("Generated scenarios and shrinking")

@@ -1,5 +1,6 @@
-import Testing
+@testable import Drivers
 @testable import Scenario
+import Testing
 
 @Suite("Exhaustive mode")
 struct ExhaustiveTests {

@@ -1,9 +1,10 @@
 import Checking
+@testable import Drivers
+@testable import Scenario
 import Simulation
 import StageCore
 import StageWorld
 import Testing
-@testable import Scenario
 
 /// Event storms (issue 13, point 4): durations that schedule repeating work have minimums the
 /// loader enforces, and a run that still needs too many events stops with a failure naming

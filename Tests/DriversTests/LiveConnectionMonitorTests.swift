@@ -1,4 +1,5 @@
 import Checking
+@testable import Drivers
 import Simulation
 import StageCore
 import Testing
