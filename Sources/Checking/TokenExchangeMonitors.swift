@@ -116,7 +116,9 @@ extension ExchangeImmutabilityMonitor {
     /// service takes a participant back only through a join it admits, which replaces it.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
         let differing = world.server.participants.filter { participant in
-            joinedWith[participant.info.participantId].map { TokenClaims.changedImmutableField(from: $0, to: participant.claims) != nil } ?? true
+            joinedWith[participant.info.participantId].map { joined in
+                joined != participant.claims && TokenClaims.changedImmutableField(from: joined, to: participant.claims) != nil
+            } ?? true
         }
         writer.writeUnordered(differing) { writer, participant in
             writer.writeName(participant.info.participantId)
