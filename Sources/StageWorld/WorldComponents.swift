@@ -9,15 +9,6 @@ public struct WorldComponents: Hashable, Sendable {
 
     public init() {}
 
-    /// Every component of a world.
-    public static let everything: WorldComponents = {
-        var components = WorldComponents()
-        components.all = true
-        return components
-    }()
-
-    public var isEmpty: Bool { !all && bits == 0 }
-
     public mutating func insertService() { bits |= 1 }
 
     /// Client `index`'s state and traffic.

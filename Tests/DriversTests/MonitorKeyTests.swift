@@ -20,7 +20,7 @@ private func encoding(of node: ModelChecker.Node, under permutation: Symmetry.Pe
 /// world state keeps the monitors of the first path that reached it. Returns the first
 /// violation met, and the first pair of paths that reach one world with different monitors.
 private func worldKeyedSearch(_ checker: ModelChecker, depth: Int) -> (violation: Violation?, split: (first: ModelChecker.Node, second: ModelChecker.Node)?) {
-    let identity = Symmetry.Permutation(clientIndexImages: [], nameImages: [:])
+    let identity = Symmetry.Permutation.identity
     var visited: [[UInt8]: ModelChecker.Node] = [encoding(of: checker.root, under: identity, monitors: false): checker.root]
     var level = [checker.root]
     var scratch = CanonicalWriter()
@@ -59,7 +59,7 @@ private func checker(_ name: String, _ change: (inout CheckOptions) -> Void = { 
 /// Every node of a breadth-first search to `depth` keyed as the checker keys it (world and
 /// monitors, no symmetry), each with its identity encoding.
 private func fullKeyedNodes(_ checker: ModelChecker, depth: Int) -> [(node: ModelChecker.Node, bytes: [UInt8])] {
-    let identity = Symmetry.Permutation(clientIndexImages: [], nameImages: [:])
+    let identity = Symmetry.Permutation.identity
     func bytes(_ node: ModelChecker.Node) -> [UInt8] { encoding(of: node, under: identity, monitors: false) + encoding(of: node, under: identity, monitors: true) }
     var found = [(checker.root, bytes(checker.root))]
     var visited: Set<[UInt8]> = [found[0].1]
@@ -145,7 +145,7 @@ struct MonitorKeyTests {
         let (violation, split) = worldKeyedSearch(checker, depth: 10)
         #expect(violation == nil)
         let (first, second) = try #require(split, "no world reached with two monitor histories")
-        let identity = Symmetry.Permutation(clientIndexImages: [], nameImages: [:])
+        let identity = Symmetry.Permutation.identity
         #expect(encoding(of: first, under: identity, monitors: false) == encoding(of: second, under: identity, monitors: false))
         #expect(encoding(of: first, under: identity, monitors: true) != encoding(of: second, under: identity, monitors: true))
         var scratch = CanonicalWriter()

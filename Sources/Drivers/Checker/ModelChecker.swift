@@ -183,7 +183,7 @@ public struct ModelChecker: Sendable {
             node.monitors.encodeState(into: &scratch, world: node.world)
             return (StateKey(fingerprint: XXH3.hash64(scratch.bytes), bytes: []), 1)
         }
-        let identity = Symmetry.Permutation(clientIndexImages: [], nameImages: [:])
+        let identity = Symmetry.Permutation.identity
         let candidates = symmetry.isTrivial ? [identity] : symmetry.candidates(blurredHashes: blurredHashes(of: node.world, scratch: &scratch))
         var best: StateKey?
         var images = Set<UInt64>()

@@ -19,6 +19,9 @@ public struct Symmetry: Sendable {
     public struct Permutation: Sendable {
         public var clientIndexImages: [Int]
         public var nameImages: [String: String]
+
+        /// The renaming that changes nothing.
+        public static let identity = Permutation(clientIndexImages: [], nameImages: [:])
     }
 
     /// Names of the interchangeable participants, one list per class of two or more.
@@ -57,7 +60,7 @@ public struct Symmetry: Sendable {
         blurred = Self.permutation(image, names: names, participantIds: participantIds)
     }
 
-    /// Whether the group has more than the identity.
+    /// Whether the group is the identity alone (no interchangeable participants).
     public var isTrivial: Bool { classIndices.isEmpty }
 
     /// The renaming that writes client `i` as client `image[i]`, names and participant ids alike.
