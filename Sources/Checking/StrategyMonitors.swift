@@ -89,15 +89,18 @@ public struct SilentRefreshMonitor: InvariantMonitor {
         return [violation(event, index: index, "refreshStrategy with unchanged answers emitted \(renderer.name)")]
     }
 
-    /// The refresh in progress, the observer that must stay quiet, the retry allowed, and each
-    /// observer's own publish state as last told (STR-5, STG-4).
+    /// The retry allowed, and the observers whose own publish was last told `errored` (the only
+    /// publish state a verdict reads), as their difference from the clients whose view holds an
+    /// errored publish (the renderer is told every change of the view's publish state, so a run
+    /// without a violation writes nothing) (STR-5, STG-4). The refresh
+    /// in progress and the observer that must stay quiet are left out: they never outlive the
+    /// action that set them, since every action's trace opens with its own event (a host call,
+    /// delivery, timer, loss or service event, never a renderer event), which clears them
+    /// before any renderer event of a later action is judged.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
-        writer.writeOptionalName(quietObserver)
-        writer.writeOptionalName(refreshingObserver)
         writer.writeOptionalName(retryAllowed)
-        writer.writeUnordered(localPublishState) { writer, entry in
-            writer.writeName(entry.key)
-            writer.write(entry.value.rawValue)
-        }
+        let toldErrored = Set(localPublishState.filter { $0.value == .errored }.keys)
+        let viewErrored = Set(world.clients.filter { $0.view.local.publishState == .errored }.map(\.name))
+        writer.writeDifference(toldErrored, from: viewErrored) { $0.writeName($1) }
     }
 }
