@@ -65,15 +65,44 @@ public struct CapabilityChangeMonitor: InvariantMonitor {
     /// that is not connected is left out: it is read only on an exchange accepted while
     /// connected, and a client gets connected only through a `joinAccepted`, which sets it.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
-        let connected = world.clients.filter { $0.view.local.connectionState == .connected }
-        let expected = Dictionary(uniqueKeysWithValues: connected.map { ($0.name, $0.view.local.info.capabilities.canPublish) })
-        writer.writeDifference(canPublish.filter { expected[$0.key] != nil }, from: expected, key: { $0.writeName($1) }, value: { $0.write($1) })
-        let viewPublishing = Set(world.clients.filter(\.view.local.isPublishingOrAttempting).map(\.name))
-        writer.writeDifference(Set(publishing.filter(\.value).keys), from: viewPublishing) { $0.writeName($1) }
+        if capabilitiesMatch(world) {
+            writer.write(UInt32(0))
+        } else {
+            let connected = world.clients.filter { $0.view.local.connectionState == .connected }
+            let expected = Dictionary(uniqueKeysWithValues: connected.map { ($0.name, $0.view.local.info.capabilities.canPublish) })
+            writer.writeDifference(canPublish.filter { expected[$0.key] != nil }, from: expected, key: { $0.writeName($1) }, value: { $0.write($1) })
+        }
+        if publishingMatches(world) {
+            writer.write(UInt32(0))
+        } else {
+            let viewPublishing = Set(world.clients.filter(\.view.local.isPublishingOrAttempting).map(\.name))
+            writer.writeDifference(Set(publishing.filter(\.value).keys), from: viewPublishing) { $0.writeName($1) }
+        }
         writer.writeUnordered(owed) { writer, entry in
             writer.writeName(entry.key)
             writer.write(entry.value.2 == Self.gain)
         }
+    }
+}
+
+extension CapabilityChangeMonitor {
+    /// Whether every connected client's view holds the publish capability the monitor knows
+    /// for it: then the capabilities' difference is empty, found with no allocation.
+    fileprivate func capabilitiesMatch(_ world: World) -> Bool {
+        world.clients.allSatisfy { client in
+            client.view.local.connectionState != .connected || canPublish[client.name] == client.view.local.info.capabilities.canPublish
+        }
+    }
+
+    /// Whether the observers publishing are exactly the clients whose view is publishing or
+    /// attempting to: then the publishing difference is empty, found with no allocation.
+    fileprivate func publishingMatches(_ world: World) -> Bool {
+        var viewPublishing = 0
+        for index in world.clients.indices where world.clients[index].view.local.isPublishingOrAttempting {
+            guard publishing[world.clients[index].name] == true else { return false }
+            viewPublishing += 1
+        }
+        return publishing.values.reduce(0) { $0 + ($1 ? 1 : 0) } == viewPublishing
     }
 }
 

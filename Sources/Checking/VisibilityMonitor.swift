@@ -105,6 +105,38 @@ public struct VisibilityMonitor: InvariantMonitor {
     /// says so, so it splits no world state). An owed update's event only words the report, so
     /// only the pair is written.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        if metadataMatchesViews(world) {
+            writer.write(UInt32(0))
+            writer.write(UInt32(0))
+        } else {
+            encodeMetadataDifferences(into: &writer, world: world)
+        }
+        writer.writeUnordered(disconnectedDifference(world)) { $0.writeName($1) }
+        writer.writeUnordered(owed.keys) { $1.encode(into: &$0) }
+    }
+
+    /// Whether the metadata received and shown are exactly what the views hold (both
+    /// differences empty, as in a run without a token exchange), found with no allocation.
+    private func metadataMatchesViews(_ world: World) -> Bool {
+        var remotes = 0
+        var announced = 0
+        for index in world.clients.indices {
+            let name = world.clients[index].name
+            for remote in world.clients[index].view.remotes {
+                let key = ObserverParticipant(observer: name, participantId: remote.info.participantId)
+                let metadata = VisibleMetadata(remote.info)
+                guard received[key] == metadata else { return false }
+                remotes += 1
+                guard remote.announced else { continue }
+                guard shown[key] == metadata else { return false }
+                announced += 1
+            }
+        }
+        return received.count == remotes && shown.count == announced
+    }
+
+    /// The metadata received and shown, each as its difference from the views.
+    private func encodeMetadataDifferences(into writer: inout CanonicalWriter, world: World) {
         var viewInfo: [ObserverParticipant: VisibleMetadata] = [:]
         var announced: [ObserverParticipant: VisibleMetadata] = [:]
         for client in world.clients {
@@ -117,9 +149,20 @@ public struct VisibilityMonitor: InvariantMonitor {
         for (metadata, expected) in [(received, viewInfo), (shown, announced)] {
             writer.writeDifference(metadata, from: expected, key: { $1.encode(into: &$0) }, value: { $1.encode(into: &$0) })
         }
-        let clientsDisconnected = Set(world.clients.filter { $0.view.local.connectionState == .disconnected }.map(\.name))
-        writer.writeDifference(disconnected, from: clientsDisconnected) { $0.writeName($1) }
-        writer.writeUnordered(owed.keys) { $1.encode(into: &$0) }
+    }
+
+    /// The observers told `disconnected` and the disconnected clients, in exactly one of the
+    /// two (their symmetric difference, `CanonicalWriter.writeDifference`); empty without an
+    /// allocation when they agree.
+    private func disconnectedDifference(_ world: World) -> [String] {
+        var differing: [String] = []
+        for index in world.clients.indices where world.clients[index].view.local.connectionState == .disconnected {
+            if !disconnected.contains(world.clients[index].name) { differing.append(world.clients[index].name) }
+        }
+        for name in disconnected where !world.clients.contains(where: { $0.name == name && $0.view.local.connectionState == .disconnected }) {
+            differing.append(name)
+        }
+        return differing
     }
 
     private mutating func receive(_ message: WireMessage, observer: String, sdk: SDKKind, at event: TraceEvent) {
