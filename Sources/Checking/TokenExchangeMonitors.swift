@@ -28,14 +28,14 @@ public struct CapabilityChangeMonitor: InvariantMonitor {
         case .delivered(.exchangeAccepted(let info), _):
             let overdue = settle(observer)
             // An answer that reaches a client which has left since it asked changes nothing.
-            guard world.clients.first(where: { $0.name == observer })?.view.local.connectionState == .connected else { return overdue }
+            guard let client = world.clientIndex(named: observer), world.clients[client].view.local.connectionState == .connected else { return overdue }
             let before = canPublish[observer]
             if before == false && info.capabilities.canPublish { owed[observer] = (event, index, Self.gain) }
             if before == true && !info.capabilities.canPublish && publishing[observer, default: false] { owed[observer] = (event, index, Self.loss) }
             canPublish[observer] = info.capabilities.canPublish
             return overdue
         case .delivered(.joinAccepted, _):
-            canPublish[observer] = world.clients.first { $0.name == observer }?.view.local.info.capabilities.canPublish
+            canPublish[observer] = world.clientIndex(named: observer).map { world.clients[$0].view.local.info.capabilities.canPublish }
             return settle(observer)
         case .delivered, .hostCall:
             return settle(observer)
@@ -89,9 +89,10 @@ extension CapabilityChangeMonitor {
     /// Whether every connected client's view holds the publish capability the monitor knows
     /// for it: then the capabilities' difference is empty, found with no allocation.
     fileprivate func capabilitiesMatch(_ world: World) -> Bool {
-        world.clients.allSatisfy { client in
-            client.view.local.connectionState != .connected || canPublish[client.name] == client.view.local.info.capabilities.canPublish
+        for index in world.clients.indices where world.clients[index].view.local.connectionState == .connected {
+            guard canPublish[world.clients[index].name] == world.clients[index].view.local.info.capabilities.canPublish else { return false }
         }
+        return true
     }
 
     /// Whether the observers publishing are exactly the clients whose view is publishing or

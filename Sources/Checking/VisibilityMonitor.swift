@@ -62,14 +62,14 @@ public struct VisibilityMonitor: InvariantMonitor {
     public init() {}
 
     public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
-        guard let client = world.clients.first(where: { $0.name == event.observer }) else { return [] }
+        guard let clientIndex = world.clientIndex(named: event.observer) else { return [] }
         switch event.kind {
         case .delivered(let message, _):
             let overdue = settle(observer: event.observer, before: event, index: index)
             // A client still connecting (it has given its connection up and is reconnecting)
             // ignores what arrives on the old one, and a disconnected one ignores everything.
-            if client.view.local.connectionState != .connecting && !disconnected.contains(event.observer) {
-                receive(message, observer: event.observer, sdk: client.config.sdk, at: event)
+            if world.clients[clientIndex].view.local.connectionState != .connecting && !disconnected.contains(event.observer) {
+                receive(message, observer: event.observer, sdk: world.clients[clientIndex].config.sdk, at: event)
             }
             return overdue
         case .renderer(.connectionStateChanged(let state, _)):
@@ -82,7 +82,7 @@ public struct VisibilityMonitor: InvariantMonitor {
             return []
         case .renderer(let renderer):
             guard let info = renderer.participant, !info.isLocal else { return [] }
-            return render(renderer, info: info, client: client, event: event, index: index)
+            return render(renderer, info: info, client: world.clients[clientIndex], event: event, index: index)
         default:
             return []
         }
@@ -159,8 +159,9 @@ public struct VisibilityMonitor: InvariantMonitor {
         for index in world.clients.indices where world.clients[index].view.local.connectionState == .disconnected {
             if !disconnected.contains(world.clients[index].name) { differing.append(world.clients[index].name) }
         }
-        for name in disconnected where !world.clients.contains(where: { $0.name == name && $0.view.local.connectionState == .disconnected }) {
-            differing.append(name)
+        for name in disconnected {
+            let client = world.clientIndex(named: name)
+            if client.map({ world.clients[$0].view.local.connectionState != .disconnected }) ?? true { differing.append(name) }
         }
         return differing
     }

@@ -253,7 +253,7 @@ struct SearchLedger {
     var seconds: Double { (clock.now - start).totalSeconds }
 
     /// Records a successor; returns it as a node to explore, or nil when it was seen before.
-    mutating func admit(_ successor: ModelChecker.Successor) -> ModelChecker.Node? {
+    mutating func admit(_ successor: consuming ModelChecker.Successor) -> ModelChecker.Node? {
         guard var node = successor.node, visited.insert(successor.key) else { return nil }
         node.id = paths.add(parent: successor.parent, action: successor.action)
         represented += successor.orbitSize
