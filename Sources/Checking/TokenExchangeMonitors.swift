@@ -145,11 +145,10 @@ extension ExchangeImmutabilityMonitor {
     /// out: it is read only on an exchange the service accepted for that participant, and the
     /// service takes a participant back only through a join it admits, which replaces it.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
-        let differing = world.server.participants.filter { participant in
-            joinedWith[participant.info.participantId].map { joined in
-                joined != participant.claims && TokenClaims.changedImmutableField(from: joined, to: participant.claims) != nil
-            } ?? true
+        guard world.server.participants.indices.contains(where: { differs(world.server.participants[$0]) }) else {
+            return writer.write(UInt32(0))
         }
+        let differing = world.server.participants.filter(differs)
         writer.writeUnordered(differing) { writer, participant in
             writer.writeName(participant.info.participantId)
             guard let claims = joinedWith[participant.info.participantId] else { return writer.write(UInt8(0)) }
@@ -160,5 +159,15 @@ extension ExchangeImmutabilityMonitor {
             writer.write(claims.whipURL)
             writer.write(claims.eventsURL)
         }
+    }
+}
+
+extension ExchangeImmutabilityMonitor {
+    /// Whether the participant's entry differs from what the service holds: no claims known
+    /// for it, or claims whose immutable fields the service's claims changed.
+    fileprivate func differs(_ participant: ServerParticipant) -> Bool {
+        joinedWith[participant.info.participantId].map { joined in
+            joined != participant.claims && TokenClaims.changedImmutableField(from: joined, to: participant.claims) != nil
+        } ?? true
     }
 }

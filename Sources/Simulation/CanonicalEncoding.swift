@@ -100,8 +100,11 @@ public struct CanonicalWriter: Sendable {
         }
     }
 
-    /// Reorders the elements written from `start` (element `i` ends at `ends[i]`) by their bytes.
+    /// Reorders the elements written from `start` (element `i` ends at `ends[i]`) by their bytes;
+    /// elements already in order (a name-sorted array, a set that happened to iterate sorted)
+    /// are checked in place and left as they are.
     @usableFromInline mutating func sortElements(from start: Int, ends: [Int]) {
+        guard !elementsInOrder(from: start, ends: ends) else { return }
         let ranges = ends.indices.map { (i: Int) -> Range<Int> in (i == 0 ? start : ends[i - 1])..<ends[i] }
         let written = Array(storage[start...])
         let sorted = ranges.sorted { left, right in
@@ -111,6 +114,19 @@ public struct CanonicalWriter: Sendable {
         var position = start
         for range in sorted {
             for offset in range { storage[position] = written[offset - start]; position += 1 }
+        }
+    }
+
+    /// Whether each element written from `start` precedes or equals the next, by its bytes.
+    @usableFromInline func elementsInOrder(from start: Int, ends: [Int]) -> Bool {
+        storage.withUnsafeBufferPointer { buffer in
+            var previous = start..<ends[0]
+            for end in ends.dropFirst() {
+                let current = previous.upperBound..<end
+                if buffer[current].lexicographicallyPrecedes(buffer[previous]) { return false }
+                previous = current
+            }
+            return true
         }
     }
 }

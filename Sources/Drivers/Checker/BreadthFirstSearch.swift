@@ -77,12 +77,12 @@ struct BreadthFirstSearch {
             var slice: [ModelChecker.Successor] = []
             swap(&slice, &slices[index])
             slice.reverse()
-            while let successor = slice.popLast() {
+            while var successor = slice.popLast() {
                 ledger.generated += 1
                 if let violation = successor.violation {
                     return (next, Counterexample(actions: ledger.paths.path(to: successor.parent) + [successor.action], violation: violation), false)
                 }
-                guard let node = ledger.admit(successor) else { continue }
+                guard let node = ledger.admit(&successor) else { continue }
                 next.append(node)
                 if ledger.isFull { return (next, nil, true) }
             }
