@@ -74,15 +74,13 @@ struct BreadthFirstSearch {
     private mutating func merge(_ slices: consuming [[ModelChecker.Successor]]) -> (next: [ModelChecker.Node], found: Counterexample?, full: Bool) {
         var next: [ModelChecker.Node] = []
         for index in slices.indices {
-            var slice: [ModelChecker.Successor] = []
-            swap(&slice, &slices[index])
-            slice.reverse()
-            while var successor = slice.popLast() {
+            for position in slices[index].indices {
                 ledger.generated += 1
-                if let violation = successor.violation {
+                if let violation = slices[index][position].violation {
+                    let successor = slices[index][position]
                     return (next, Counterexample(actions: ledger.paths.path(to: successor.parent) + [successor.action], violation: violation), false)
                 }
-                guard let node = ledger.admit(&successor) else { continue }
+                guard let node = ledger.admit(&slices[index][position]) else { continue }
                 next.append(node)
                 if ledger.isFull { return (next, nil, true) }
             }
