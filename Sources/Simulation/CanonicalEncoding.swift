@@ -51,6 +51,9 @@ public struct CanonicalWriter: Sendable {
         for value in values { write(value) }
     }
 
+    /// Bytes this writer's rules produced earlier for a value, written again as they are.
+    @inlinable public mutating func writeEncoded(_ encoded: [UInt8]) { storage.append(contentsOf: encoded) }
+
     /// Clears the buffer but keeps its storage, for encoders reused on a hot path.
     @inlinable public mutating func reset() { storage.removeAll(keepingCapacity: true) }
 

@@ -32,7 +32,28 @@ struct TokenReading: Sendable {
     }
 }
 
+/// A token's bytes in the state encoding (`writeToken`) without renaming, made once where a
+/// client takes the token; equal when the bytes are (they are a function of the token).
+struct TokenEncoding: Hashable, Sendable {
+    let bytes: [UInt8]
+
+    init(token: String, keyRing: TokenKeyRing) {
+        var writer = CanonicalWriter(reservingCapacity: 512)
+        writer.writeToken(token, keyRing: keyRing)
+        bytes = writer.bytes
+    }
+}
+
 extension CanonicalWriter {
+    /// A client's token: its encoding made when the client took it, when that was made under
+    /// `keyRing` and the writer renames nothing (no symmetry); otherwise `writeToken`.
+    mutating func writeToken(of client: Client, keyRing: TokenKeyRing) {
+        guard let encoding = client.tokenEncoding, nameImages.isEmpty, clientIndexImages.isEmpty, client.tokenKeyRing == keyRing else {
+            return writeToken(client.token, keyRing: keyRing)
+        }
+        writeEncoded(encoding.bytes)
+    }
+
     /// A token by its claims and its signature's verdict under `keyRing`; a token that cannot
     /// be read is written whole (it holds no signature that verifies).
     mutating func writeToken(_ token: String, keyRing: TokenKeyRing) {

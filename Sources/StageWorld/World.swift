@@ -45,7 +45,7 @@ public struct World: Hashable, Sendable {
     public init(config: WorldConfig, seed: UInt64) {
         self.config = config
         self.now = .zero
-        self.clients = config.clients.map { Client(config: $0, keepalive: config.keepalive) }
+        self.clients = config.clients.map { Client(config: $0, keepalive: config.keepalive, keyRing: config.keyRing) }
         self.server = StageServer(config: config)
         self.network = Network(links: config.links, seed: seed)
         self.pending = EventQueue()
