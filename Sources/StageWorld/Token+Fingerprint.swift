@@ -20,6 +20,9 @@ struct TokenReading: Sendable {
     /// The key that verifies it, or why none does (expiry is judged at time zero: it is a
     /// property of the claims, written with them).
     var verdict: Result<VerifiedToken, TokenRejection>
+    /// The checks of the token alone (`TokenKeyRing.verifySignature`), which the stage service
+    /// completes with the time and the stage (`StageServer.verify`).
+    var signature: Result<VerifiedToken, TokenRejection>
 
     static let cache = MemoCache<Key, TokenReading>(capacity: 20_000)
 
@@ -27,7 +30,7 @@ struct TokenReading: Sendable {
         cache.value(for: Key(token: token, keyRing: keyRing)) {
             let claims = TokenCodec.decodeUnverified(token)
             let verdict = keyRing.verify(token, nowSeconds: 0, topic: claims?.topic ?? "", resource: claims?.resource ?? "")
-            return TokenReading(claims: claims, verdict: verdict)
+            return TokenReading(claims: claims, verdict: verdict, signature: keyRing.verifySignature(token))
         }
     }
 }
