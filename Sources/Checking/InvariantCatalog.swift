@@ -51,4 +51,25 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&keepaliveVerdict)
         visitor.visit(&joinRetryWindow)
     }
+
+    /// `visit` for readers: every monitor in the same order, none copied.
+    func read<Reader: MonitorReader>(_ reader: inout Reader) {
+        reader.read(joinLeave)
+        reader.read(streamAccounting)
+        reader.read(subscribeAnswer)
+        reader.read(publishCapability)
+        reader.read(silentRefresh)
+        reader.read(visibility)
+        reader.read(subscriberLifecycle)
+        reader.read(subscriberVideo)
+        reader.read(capabilityChange)
+        reader.read(exchangeImmutability)
+        reader.read(convergence)
+        reader.read(liveConnection)
+        reader.read(publisherDrop)
+        reader.read(subscribeEnforcement)
+        reader.read(secret)
+        reader.read(keepaliveVerdict)
+        reader.read(joinRetryWindow)
+    }
 }

@@ -103,8 +103,7 @@ public struct MonitorSet: Sendable {
     /// The eventually-checks of every monitor for a quiescent world.
     public func quiescentViolations(world: World) -> [Violation] {
         var finisher = Finisher(world: world, quiescent: true)
-        var copy = self
-        copy.visit(&finisher)
+        read(&finisher)
         return finisher.violations
     }
 
@@ -112,17 +111,27 @@ public struct MonitorSet: Sendable {
     /// checker's state key; an empty set writes nothing. Violations found so far and the
     /// event counter stay out: a node with a violation ends the search.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
-        var encoder = StateEncoder(writer: writer, world: world)
-        writer = CanonicalWriter()
-        var copy = self
-        copy.visit(&encoder)
-        writer = encoder.writer
+        var encoder = StateEncoder(writer: CanonicalWriter(reservingCapacity: 0), world: world)
+        swap(&encoder.writer, &writer)
+        read(&encoder)
+        swap(&encoder.writer, &writer)
     }
 
     private mutating func visit<Visitor: MonitorVisitor>(_ visitor: inout Visitor) {
         catalog?.visit(&visitor)
         for position in custom.indices { visitor.visit(&custom[position]) }
     }
+
+    /// Runs `reader` on every monitor in order without copying the set.
+    private func read<Reader: MonitorReader>(_ reader: inout Reader) {
+        catalog?.read(&reader)
+        for monitor in custom { reader.read(monitor) }
+    }
+}
+
+/// An operation that only reads every monitor of a set, generic over the monitor's concrete type.
+protocol MonitorReader {
+    mutating func read<Monitor: InvariantMonitor>(_ monitor: Monitor)
 }
 
 /// An operation run on every monitor of a set, generic over the monitor's concrete type.
@@ -141,21 +150,23 @@ private struct EventObserver: MonitorVisitor {
     }
 }
 
-private struct Finisher: MonitorVisitor {
+private struct Finisher: MonitorVisitor, MonitorReader {
     let world: World
     let quiescent: Bool
     var violations: [Violation] = []
 
-    mutating func visit<Monitor: InvariantMonitor>(_ monitor: inout Monitor) {
+    mutating func visit<Monitor: InvariantMonitor>(_ monitor: inout Monitor) { read(monitor) }
+
+    mutating func read<Monitor: InvariantMonitor>(_ monitor: Monitor) {
         violations += quiescent ? monitor.finishWhenQuiescent(world: world) : monitor.finish(world: world)
     }
 }
 
-private struct StateEncoder: MonitorVisitor {
+private struct StateEncoder: MonitorReader {
     var writer: CanonicalWriter
     let world: World
 
-    mutating func visit<Monitor: InvariantMonitor>(_ monitor: inout Monitor) {
+    mutating func read<Monitor: InvariantMonitor>(_ monitor: Monitor) {
         monitor.encodeState(into: &writer, world: world)
     }
 }

@@ -62,7 +62,10 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
         default:
             break
         }
-        for participant in world.server.participants {
+        for index in world.server.participants.indices {
+            let participant = world.server.participants[index]
+            let known = pongsHeard[participant.info.participantId]
+            guard known?.epoch != participant.epoch || known?.count != participant.pongsHeard else { continue }
             pongsHeard[participant.info.participantId] = (participant.epoch, participant.pongsHeard)
         }
         return found

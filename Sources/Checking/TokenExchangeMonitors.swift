@@ -28,14 +28,14 @@ public struct CapabilityChangeMonitor: InvariantMonitor {
         case .delivered(.exchangeAccepted(let info), _):
             let overdue = settle(observer)
             // An answer that reaches a client which has left since it asked changes nothing.
-            guard world.clients.first(where: { $0.name == observer })?.view.local.connectionState == .connected else { return overdue }
+            guard let client = world.clientIndex(named: observer), world.clients[client].view.local.connectionState == .connected else { return overdue }
             let before = canPublish[observer]
             if before == false && info.capabilities.canPublish { owed[observer] = (event, index, Self.gain) }
             if before == true && !info.capabilities.canPublish && publishing[observer, default: false] { owed[observer] = (event, index, Self.loss) }
             canPublish[observer] = info.capabilities.canPublish
             return overdue
         case .delivered(.joinAccepted, _):
-            canPublish[observer] = world.clients.first { $0.name == observer }?.view.local.info.capabilities.canPublish
+            canPublish[observer] = world.clientIndex(named: observer).map { world.clients[$0].view.local.info.capabilities.canPublish }
             return settle(observer)
         case .delivered, .hostCall:
             return settle(observer)
@@ -65,15 +65,45 @@ public struct CapabilityChangeMonitor: InvariantMonitor {
     /// that is not connected is left out: it is read only on an exchange accepted while
     /// connected, and a client gets connected only through a `joinAccepted`, which sets it.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
-        let connected = world.clients.filter { $0.view.local.connectionState == .connected }
-        let expected = Dictionary(uniqueKeysWithValues: connected.map { ($0.name, $0.view.local.info.capabilities.canPublish) })
-        writer.writeDifference(canPublish.filter { expected[$0.key] != nil }, from: expected, key: { $0.writeName($1) }, value: { $0.write($1) })
-        let viewPublishing = Set(world.clients.filter(\.view.local.isPublishingOrAttempting).map(\.name))
-        writer.writeDifference(Set(publishing.filter(\.value).keys), from: viewPublishing) { $0.writeName($1) }
+        if capabilitiesMatch(world) {
+            writer.write(UInt32(0))
+        } else {
+            let connected = world.clients.filter { $0.view.local.connectionState == .connected }
+            let expected = Dictionary(uniqueKeysWithValues: connected.map { ($0.name, $0.view.local.info.capabilities.canPublish) })
+            writer.writeDifference(canPublish.filter { expected[$0.key] != nil }, from: expected, key: { $0.writeName($1) }, value: { $0.write($1) })
+        }
+        if publishingMatches(world) {
+            writer.write(UInt32(0))
+        } else {
+            let viewPublishing = Set(world.clients.filter(\.view.local.isPublishingOrAttempting).map(\.name))
+            writer.writeDifference(Set(publishing.filter(\.value).keys), from: viewPublishing) { $0.writeName($1) }
+        }
         writer.writeUnordered(owed) { writer, entry in
             writer.writeName(entry.key)
             writer.write(entry.value.2 == Self.gain)
         }
+    }
+}
+
+extension CapabilityChangeMonitor {
+    /// Whether every connected client's view holds the publish capability the monitor knows
+    /// for it: then the capabilities' difference is empty, found with no allocation.
+    fileprivate func capabilitiesMatch(_ world: World) -> Bool {
+        for index in world.clients.indices where world.clients[index].view.local.connectionState == .connected {
+            guard canPublish[world.clients[index].name] == world.clients[index].view.local.info.capabilities.canPublish else { return false }
+        }
+        return true
+    }
+
+    /// Whether the observers publishing are exactly the clients whose view is publishing or
+    /// attempting to: then the publishing difference is empty, found with no allocation.
+    fileprivate func publishingMatches(_ world: World) -> Bool {
+        var viewPublishing = 0
+        for index in world.clients.indices where world.clients[index].view.local.isPublishingOrAttempting {
+            guard publishing[world.clients[index].name] == true else { return false }
+            viewPublishing += 1
+        }
+        return publishing.values.reduce(0) { $0 + ($1 ? 1 : 0) } == viewPublishing
     }
 }
 
@@ -115,11 +145,10 @@ extension ExchangeImmutabilityMonitor {
     /// out: it is read only on an exchange the service accepted for that participant, and the
     /// service takes a participant back only through a join it admits, which replaces it.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
-        let differing = world.server.participants.filter { participant in
-            joinedWith[participant.info.participantId].map { joined in
-                joined != participant.claims && TokenClaims.changedImmutableField(from: joined, to: participant.claims) != nil
-            } ?? true
+        guard world.server.participants.indices.contains(where: { differs(world.server.participants[$0]) }) else {
+            return writer.write(UInt32(0))
         }
+        let differing = world.server.participants.filter(differs)
         writer.writeUnordered(differing) { writer, participant in
             writer.writeName(participant.info.participantId)
             guard let claims = joinedWith[participant.info.participantId] else { return writer.write(UInt8(0)) }
@@ -130,5 +159,15 @@ extension ExchangeImmutabilityMonitor {
             writer.write(claims.whipURL)
             writer.write(claims.eventsURL)
         }
+    }
+}
+
+extension ExchangeImmutabilityMonitor {
+    /// Whether the participant's entry differs from what the service holds: no claims known
+    /// for it, or claims whose immutable fields the service's claims changed.
+    fileprivate func differs(_ participant: ServerParticipant) -> Bool {
+        joinedWith[participant.info.participantId].map { joined in
+            joined != participant.claims && TokenClaims.changedImmutableField(from: joined, to: participant.claims) != nil
+        } ?? true
     }
 }

@@ -62,14 +62,14 @@ public struct VisibilityMonitor: InvariantMonitor {
     public init() {}
 
     public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
-        guard let client = world.clients.first(where: { $0.name == event.observer }) else { return [] }
+        guard let clientIndex = world.clientIndex(named: event.observer) else { return [] }
         switch event.kind {
         case .delivered(let message, _):
             let overdue = settle(observer: event.observer, before: event, index: index)
             // A client still connecting (it has given its connection up and is reconnecting)
             // ignores what arrives on the old one, and a disconnected one ignores everything.
-            if client.view.local.connectionState != .connecting && !disconnected.contains(event.observer) {
-                receive(message, observer: event.observer, sdk: client.config.sdk, at: event)
+            if world.clients[clientIndex].view.local.connectionState != .connecting && !disconnected.contains(event.observer) {
+                receive(message, observer: event.observer, sdk: world.clients[clientIndex].config.sdk, at: event)
             }
             return overdue
         case .renderer(.connectionStateChanged(let state, _)):
@@ -82,7 +82,7 @@ public struct VisibilityMonitor: InvariantMonitor {
             return []
         case .renderer(let renderer):
             guard let info = renderer.participant, !info.isLocal else { return [] }
-            return render(renderer, info: info, client: client, event: event, index: index)
+            return render(renderer, info: info, client: world.clients[clientIndex], event: event, index: index)
         default:
             return []
         }
@@ -105,6 +105,38 @@ public struct VisibilityMonitor: InvariantMonitor {
     /// says so, so it splits no world state). An owed update's event only words the report, so
     /// only the pair is written.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        if metadataMatchesViews(world) {
+            writer.write(UInt32(0))
+            writer.write(UInt32(0))
+        } else {
+            encodeMetadataDifferences(into: &writer, world: world)
+        }
+        writer.writeUnordered(disconnectedDifference(world)) { $0.writeName($1) }
+        writer.writeUnordered(owed.keys) { $1.encode(into: &$0) }
+    }
+
+    /// Whether the metadata received and shown are exactly what the views hold (both
+    /// differences empty, as in a run without a token exchange), found with no allocation.
+    private func metadataMatchesViews(_ world: World) -> Bool {
+        var remotes = 0
+        var announced = 0
+        for index in world.clients.indices {
+            let name = world.clients[index].name
+            for remote in world.clients[index].view.remotes {
+                let key = ObserverParticipant(observer: name, participantId: remote.info.participantId)
+                let metadata = VisibleMetadata(remote.info)
+                guard received[key] == metadata else { return false }
+                remotes += 1
+                guard remote.announced else { continue }
+                guard shown[key] == metadata else { return false }
+                announced += 1
+            }
+        }
+        return received.count == remotes && shown.count == announced
+    }
+
+    /// The metadata received and shown, each as its difference from the views.
+    private func encodeMetadataDifferences(into writer: inout CanonicalWriter, world: World) {
         var viewInfo: [ObserverParticipant: VisibleMetadata] = [:]
         var announced: [ObserverParticipant: VisibleMetadata] = [:]
         for client in world.clients {
@@ -117,9 +149,21 @@ public struct VisibilityMonitor: InvariantMonitor {
         for (metadata, expected) in [(received, viewInfo), (shown, announced)] {
             writer.writeDifference(metadata, from: expected, key: { $1.encode(into: &$0) }, value: { $1.encode(into: &$0) })
         }
-        let clientsDisconnected = Set(world.clients.filter { $0.view.local.connectionState == .disconnected }.map(\.name))
-        writer.writeDifference(disconnected, from: clientsDisconnected) { $0.writeName($1) }
-        writer.writeUnordered(owed.keys) { $1.encode(into: &$0) }
+    }
+
+    /// The observers told `disconnected` and the disconnected clients, in exactly one of the
+    /// two (their symmetric difference, `CanonicalWriter.writeDifference`); empty without an
+    /// allocation when they agree.
+    private func disconnectedDifference(_ world: World) -> [String] {
+        var differing: [String] = []
+        for index in world.clients.indices where world.clients[index].view.local.connectionState == .disconnected {
+            if !disconnected.contains(world.clients[index].name) { differing.append(world.clients[index].name) }
+        }
+        for name in disconnected {
+            let client = world.clientIndex(named: name)
+            if client.map({ world.clients[$0].view.local.connectionState != .disconnected }) ?? true { differing.append(name) }
+        }
+        return differing
     }
 
     private mutating func receive(_ message: WireMessage, observer: String, sdk: SDKKind, at event: TraceEvent) {

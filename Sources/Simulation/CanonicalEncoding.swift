@@ -8,28 +8,33 @@ public protocol CanonicalEncodable {
     func encode(to writer: inout CanonicalWriter)
 }
 
-/// The buffer a canonical encoding is written into.
+/// The buffer a canonical encoding is written into. Its writes are `@inlinable`, so the
+/// generic ones (`writeUnordered`, `write(_:)` of an encodable) are specialized in the modules
+/// that call them, with no generic metadata or witness table looked up per write.
 public struct CanonicalWriter: Sendable {
-    public private(set) var bytes: [UInt8] = []
+    @usableFromInline var storage: [UInt8] = []
 
-    public init(reservingCapacity capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+    /// The bytes written so far.
+    @inlinable public var bytes: [UInt8] { storage }
 
-    public mutating func write(_ value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    public init(reservingCapacity capacity: Int = 256) { storage.reserveCapacity(capacity) }
+
+    @inlinable public mutating func write(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { storage.append(contentsOf: $0) }
     }
-    public mutating func write(_ value: UInt32) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    @inlinable public mutating func write(_ value: UInt32) {
+        withUnsafeBytes(of: value.littleEndian) { storage.append(contentsOf: $0) }
     }
-    public mutating func write(_ value: Int) { write(UInt64(bitPattern: Int64(value))) }
-    public mutating func write(_ value: UInt8) { bytes.append(value) }
-    public mutating func write(_ value: Bool) { bytes.append(value ? 1 : 0) }
-    public mutating func write(_ value: Double) { write(value.bitPattern) }
-    public mutating func write(_ value: String) {
+    @inlinable public mutating func write(_ value: Int) { write(UInt64(bitPattern: Int64(value))) }
+    @inlinable public mutating func write(_ value: UInt8) { storage.append(value) }
+    @inlinable public mutating func write(_ value: Bool) { storage.append(value ? 1 : 0) }
+    @inlinable public mutating func write(_ value: Double) { write(value.bitPattern) }
+    @inlinable public mutating func write(_ value: String) {
         write(UInt32(value.utf8.count))
-        bytes.append(contentsOf: value.utf8)
+        storage.append(contentsOf: value.utf8)
     }
-    public mutating func write<Value: CanonicalEncodable>(_ value: Value) { value.encode(to: &self) }
-    public mutating func write<Value: CanonicalEncodable>(_ value: Value?) {
+    @inlinable public mutating func write<Value: CanonicalEncodable>(_ value: Value) { value.encode(to: &self) }
+    @inlinable public mutating func write<Value: CanonicalEncodable>(_ value: Value?) {
         if let value {
             write(UInt8(1))
             value.encode(to: &self)
@@ -37,17 +42,20 @@ public struct CanonicalWriter: Sendable {
             write(UInt8(0))
         }
     }
-    public mutating func write<Element: CanonicalEncodable>(_ values: [Element]) {
+    @inlinable public mutating func write<Element: CanonicalEncodable>(_ values: [Element]) {
         write(UInt32(values.count))
         for value in values { value.encode(to: &self) }
     }
-    public mutating func write(_ values: [String]) {
+    @inlinable public mutating func write(_ values: [String]) {
         write(UInt32(values.count))
         for value in values { write(value) }
     }
 
+    /// Bytes this writer's rules produced earlier for a value, written again as they are.
+    @inlinable public mutating func writeEncoded(_ encoded: [UInt8]) { storage.append(contentsOf: encoded) }
+
     /// Clears the buffer but keeps its storage, for encoders reused on a hot path.
-    public mutating func reset() { bytes.removeAll(keepingCapacity: true) }
+    @inlinable public mutating func reset() { storage.removeAll(keepingCapacity: true) }
 
     /// Symmetry reduction: participant names (ids, jtis) and client indices are written through
     /// these maps, so that a world and its image under a permutation of interchangeable
@@ -56,50 +64,72 @@ public struct CanonicalWriter: Sendable {
     public var clientIndexImages: [Int] = []
 
     /// A participant name (participant id, jti) under the renaming.
-    public mutating func writeName(_ name: String) {
+    @inlinable public mutating func writeName(_ name: String) {
         guard !nameImages.isEmpty, let image = nameImages[name] else { return write(name) }
         write(image)
     }
 
     /// Where client `index` stands under the renaming (its own index without one).
-    public func image(ofClient index: Int) -> Int {
+    @inlinable public func image(ofClient index: Int) -> Int {
         clientIndexImages.indices.contains(index) ? clientIndexImages[index] : index
     }
 
     /// A client index under the renaming.
-    public mutating func writeClientIndex(_ index: Int) { write(image(ofClient: index)) }
+    @inlinable public mutating func writeClientIndex(_ index: Int) { write(image(ofClient: index)) }
 
     /// Elements whose order carries no meaning, or derives from names: each is encoded alone
     /// (under the same renaming) and they are written sorted by their bytes, after a count.
     /// The elements are written in place and only their byte ranges are sorted, so a set costs
     /// no allocation unless it has two or more elements.
-    public mutating func writeUnordered<Elements: Sequence>(_ elements: Elements, _ encode: (inout CanonicalWriter, Elements.Element) -> Void) {
-        let countOffset = bytes.count
+    @inlinable public mutating func writeUnordered<Elements: Sequence>(_ elements: Elements, _ encode: (inout CanonicalWriter, Elements.Element) -> Void) {
+        let countOffset = storage.count
         write(UInt32(0))
-        let start = bytes.count
+        let start = storage.count
         var ends: [Int] = []
         for element in elements {
             encode(&self, element)
-            ends.append(bytes.count)
+            ends.append(storage.count)
         }
-        withUnsafeBytes(of: UInt32(ends.count).littleEndian) { count in
-            for (offset, byte) in count.enumerated() { bytes[countOffset + offset] = byte }
-        }
+        guard !ends.isEmpty else { return }
+        patchCount(UInt32(ends.count), at: countOffset)
         guard ends.count > 1 else { return }
         sortElements(from: start, ends: ends)
     }
 
-    /// Reorders the elements written from `start` (element `i` ends at `ends[i]`) by their bytes.
-    private mutating func sortElements(from start: Int, ends: [Int]) {
+    /// Overwrites the count written as a placeholder at `offset`.
+    @usableFromInline mutating func patchCount(_ count: UInt32, at offset: Int) {
+        withUnsafeBytes(of: count.littleEndian) { count in
+            for (position, byte) in count.enumerated() { storage[offset + position] = byte }
+        }
+    }
+
+    /// Reorders the elements written from `start` (element `i` ends at `ends[i]`) by their bytes;
+    /// elements already in order (a name-sorted array, a set that happened to iterate sorted)
+    /// are checked in place and left as they are.
+    @usableFromInline mutating func sortElements(from start: Int, ends: [Int]) {
+        guard !elementsInOrder(from: start, ends: ends) else { return }
         let ranges = ends.indices.map { (i: Int) -> Range<Int> in (i == 0 ? start : ends[i - 1])..<ends[i] }
-        let written = Array(bytes[start...])
+        let written = Array(storage[start...])
         let sorted = ranges.sorted { left, right in
             written[(left.lowerBound - start)..<(left.upperBound - start)]
                 .lexicographicallyPrecedes(written[(right.lowerBound - start)..<(right.upperBound - start)])
         }
         var position = start
         for range in sorted {
-            for offset in range { bytes[position] = written[offset - start]; position += 1 }
+            for offset in range { storage[position] = written[offset - start]; position += 1 }
+        }
+    }
+
+    /// Whether each element written from `start` precedes or equals the next, by its bytes.
+    @usableFromInline func elementsInOrder(from start: Int, ends: [Int]) -> Bool {
+        storage.withUnsafeBufferPointer { buffer in
+            var previous = start..<ends[0]
+            for end in ends.dropFirst() {
+                let current = previous.upperBound..<end
+                if buffer[current].lexicographicallyPrecedes(buffer[previous]) { return false }
+                previous = current
+            }
+            return true
         }
     }
 }
@@ -115,6 +145,13 @@ extension VirtualDuration: CanonicalEncodable {
 /// XXH3 through the system's libxxhash: trace hashes and state fingerprints.
 public enum XXH3 {
     public static func hash64<Bytes: ContiguousBytes>(_ bytes: Bytes, seed: UInt64 = 0) -> UInt64 {
+        bytes.withUnsafeBytes { buffer in
+            XXH3_64bits_withSeed(buffer.baseAddress, buffer.count, seed)
+        }
+    }
+
+    /// XXH3-64 of a byte array (the checker's keys), without going through `ContiguousBytes`.
+    public static func hash64(_ bytes: [UInt8], seed: UInt64 = 0) -> UInt64 {
         bytes.withUnsafeBytes { buffer in
             XXH3_64bits_withSeed(buffer.baseAddress, buffer.count, seed)
         }

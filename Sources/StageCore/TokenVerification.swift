@@ -83,6 +83,12 @@ public struct TokenKeyRing: Hashable, Sendable {
     public func verify(
         _ token: String, nowSeconds: UInt64, topic: String, resource: String
     ) -> Result<VerifiedToken, TokenRejection> {
+        verifySignature(token).flatMap { Self.check($0, nowSeconds: nowSeconds, topic: topic, resource: resource) }
+    }
+
+    /// The checks of `verify` that depend on the token alone, in its order: structure, header,
+    /// key, signature, claims. A pure function of the token and the ring.
+    public func verifySignature(_ token: String) -> Result<VerifiedToken, TokenRejection> {
         let segments: TokenSegments
         let keyId: String
         switch TokenSegments.parse(token) {
@@ -106,6 +112,14 @@ public struct TokenKeyRing: Hashable, Sendable {
         case .success(let decoded): claims = decoded
         case .failure(let rejection): return .failure(rejection)
         }
+        return .success(VerifiedToken(claims: claims, origin: key.origin, keyId: keyId))
+    }
+
+    /// The rest of `verify` for a token whose signature verified: expiry, then the stage.
+    public static func check(
+        _ verified: VerifiedToken, nowSeconds: UInt64, topic: String, resource: String
+    ) -> Result<VerifiedToken, TokenRejection> {
+        let claims = verified.claims
         guard claims.expiresAtSeconds > nowSeconds else {
             return .failure(.expired(expiresAt: claims.expiresAtSeconds, now: nowSeconds))
         }
@@ -115,6 +129,6 @@ public struct TokenKeyRing: Hashable, Sendable {
         guard claims.resource == resource else {
             return .failure(.notAllowed("token resource \(TokenCodec.quoted(claims.resource)) is not \(TokenCodec.quoted(resource))"))
         }
-        return .success(VerifiedToken(claims: claims, origin: key.origin, keyId: keyId))
+        return .success(verified)
     }
 }

@@ -43,7 +43,7 @@ extension Client {
     /// Every stored property but the configuration and `pingsHeard`; tokens by their claims
     /// (`writeToken`), participant ids renamed, name-ordered collections as sets.
     func encode(to writer: inout CanonicalWriter, keyRing: TokenKeyRing) {
-        writer.writeToken(token, keyRing: keyRing)
+        writer.writeToken(of: self, keyRing: keyRing)
         writer.writeOptional(claims)
         writer.write(UInt32(pendingExchanges.count))
         for exchange in pendingExchanges { writer.writeToken(exchange, keyRing: keyRing) }

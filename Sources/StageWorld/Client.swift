@@ -14,7 +14,11 @@ public struct Client: Hashable, Sendable {
     /// The name scenarios and traces use for this SDK instance.
     public var name: String { settings.config.name }
     /// The participant token as the app passed it (TOK-1).
-    public var token: String
+    public var token: String { didSet { tokenEncoding = nil } }
+    /// `token` as the state encoding writes it (`writeToken`) under the world's key ring, made
+    /// once when the token is set so that the model checker's key never reads it from the
+    /// process-wide `TokenReading` memo; nil for a client made without the key ring.
+    private(set) var tokenEncoding: TokenEncoding?
     /// The token's claims as the SDK reads them (unverified; the service verifies), or nil
     /// when the token cannot be read.
     public private(set) var claims: TokenClaims?
@@ -40,9 +44,11 @@ public struct Client: Hashable, Sendable {
     public internal(set) var remoteProperties: [String: PublisherProperties] = [:]
 
     /// A client at the start of a run: the configured token and strategy, disconnected.
-    public init(config: ClientConfig, keepalive: KeepalivePolicy = KeepalivePolicy()) {
-        self.settings = Settings(config: config, keepalive: keepalive)
+    /// `keyRing`: the stage service's keys, which the state encoding judges tokens by.
+    public init(config: ClientConfig, keepalive: KeepalivePolicy = KeepalivePolicy(), keyRing: TokenKeyRing? = nil) {
+        self.settings = Settings(config: config, keepalive: keepalive, keyRing: keyRing)
         self.token = config.initialToken
+        self.tokenEncoding = keyRing.map { TokenEncoding(token: config.initialToken, keyRing: $0) }
         self.claims = TokenCodec.decodeUnverified(token)
         self.strategy = config.strategy
         self.session = SessionObserver(ownConnectionId: config.name, deliversOwnStreams: false)
@@ -55,14 +61,16 @@ public struct Client: Hashable, Sendable {
     private final class Settings: Hashable, Sendable {
         let config: ClientConfig
         let keepalive: KeepalivePolicy
+        let keyRing: TokenKeyRing?
 
-        init(config: ClientConfig, keepalive: KeepalivePolicy) {
+        init(config: ClientConfig, keepalive: KeepalivePolicy, keyRing: TokenKeyRing?) {
             self.config = config
             self.keepalive = keepalive
+            self.keyRing = keyRing
         }
 
         static func == (lhs: Settings, rhs: Settings) -> Bool {
-            lhs === rhs || (lhs.config == rhs.config && lhs.keepalive == rhs.keepalive)
+            lhs === rhs || (lhs.config == rhs.config && lhs.keepalive == rhs.keepalive && lhs.keyRing == rhs.keyRing)
         }
 
         func hash(into hasher: inout Hasher) {
@@ -74,8 +82,12 @@ public struct Client: Hashable, Sendable {
     /// Replaces the token and what the SDK reads from it (an accepted or offline exchange).
     mutating func adopt(token newToken: String, claims newClaims: TokenClaims) {
         token = newToken
+        tokenEncoding = settings.keyRing.map { TokenEncoding(token: newToken, keyRing: $0) }
         claims = newClaims
     }
+
+    /// The key ring `tokenEncoding` was made under, if any.
+    var tokenKeyRing: TokenKeyRing? { settings.keyRing }
 
     /// What handling one input produced: renderer events for this client's renderers and
     /// messages for the stage service.

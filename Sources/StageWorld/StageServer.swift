@@ -136,8 +136,12 @@ public struct StageServer: Hashable, Sendable {
         return reply
     }
 
+    /// `TokenKeyRing.verify` of the service's key ring, with the token's own checks (its
+    /// signature, its claims) read once per process (`TokenReading`).
     func verify(_ token: String, now: VirtualTime) -> Result<VerifiedToken, TokenRejection> {
-        config.keyRing.verify(token, nowSeconds: now.nanoseconds / 1_000_000_000, topic: config.stageId, resource: config.resource)
+        TokenReading.of(token, keyRing: config.keyRing).signature.flatMap {
+            TokenKeyRing.check($0, nowSeconds: now.nanoseconds / 1_000_000_000, topic: config.stageId, resource: config.resource)
+        }
     }
 
     /// TOK-10 (ext): one token, one connection; the earlier holder is dropped and everyone

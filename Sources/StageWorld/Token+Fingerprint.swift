@@ -20,6 +20,9 @@ struct TokenReading: Sendable {
     /// The key that verifies it, or why none does (expiry is judged at time zero: it is a
     /// property of the claims, written with them).
     var verdict: Result<VerifiedToken, TokenRejection>
+    /// The checks of the token alone (`TokenKeyRing.verifySignature`), which the stage service
+    /// completes with the time and the stage (`StageServer.verify`).
+    var signature: Result<VerifiedToken, TokenRejection>
 
     static let cache = MemoCache<Key, TokenReading>(capacity: 20_000)
 
@@ -27,12 +30,33 @@ struct TokenReading: Sendable {
         cache.value(for: Key(token: token, keyRing: keyRing)) {
             let claims = TokenCodec.decodeUnverified(token)
             let verdict = keyRing.verify(token, nowSeconds: 0, topic: claims?.topic ?? "", resource: claims?.resource ?? "")
-            return TokenReading(claims: claims, verdict: verdict)
+            return TokenReading(claims: claims, verdict: verdict, signature: keyRing.verifySignature(token))
         }
     }
 }
 
+/// A token's bytes in the state encoding (`writeToken`) without renaming, made once where a
+/// client takes the token; equal when the bytes are (they are a function of the token).
+struct TokenEncoding: Hashable, Sendable {
+    let bytes: [UInt8]
+
+    init(token: String, keyRing: TokenKeyRing) {
+        var writer = CanonicalWriter(reservingCapacity: 512)
+        writer.writeToken(token, keyRing: keyRing)
+        bytes = writer.bytes
+    }
+}
+
 extension CanonicalWriter {
+    /// A client's token: its encoding made when the client took it, when that was made under
+    /// `keyRing` and the writer renames nothing (no symmetry); otherwise `writeToken`.
+    mutating func writeToken(of client: Client, keyRing: TokenKeyRing) {
+        guard let encoding = client.tokenEncoding, nameImages.isEmpty, clientIndexImages.isEmpty, client.tokenKeyRing == keyRing else {
+            return writeToken(client.token, keyRing: keyRing)
+        }
+        writeEncoded(encoding.bytes)
+    }
+
     /// A token by its claims and its signature's verdict under `keyRing`; a token that cannot
     /// be read is written whole (it holds no signature that verifies).
     mutating func writeToken(_ token: String, keyRing: TokenKeyRing) {

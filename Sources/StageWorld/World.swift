@@ -45,7 +45,7 @@ public struct World: Hashable, Sendable {
     public init(config: WorldConfig, seed: UInt64) {
         self.config = config
         self.now = .zero
-        self.clients = config.clients.map { Client(config: $0, keepalive: config.keepalive) }
+        self.clients = config.clients.map { Client(config: $0, keepalive: config.keepalive, keyRing: config.keyRing) }
         self.server = StageServer(config: config)
         self.network = Network(links: config.links, seed: seed)
         self.pending = EventQueue()
@@ -63,7 +63,11 @@ public struct World: Hashable, Sendable {
         self.init(config: config, seed: seed)
     }
 
-    public func clientIndex(named name: String) -> Int? { clients.firstIndex(where: { $0.name == name }) }
+    /// The index of the client with this name; reads names in place, copying no client.
+    public func clientIndex(named name: String) -> Int? {
+        for index in clients.indices where clients[index].name == name { return index }
+        return nil
+    }
 
     /// Schedules a raw frame to reach a client at a virtual time, as if the service sent it on
     /// whatever connection the client has then (SIG-8).

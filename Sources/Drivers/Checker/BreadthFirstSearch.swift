@@ -59,9 +59,9 @@ struct BreadthFirstSearch {
     private static func successors(of nodes: ArraySlice<ModelChecker.Node>, checker: ModelChecker, visited: VisitedStates) -> [ModelChecker.Successor] {
         var successors: [ModelChecker.Successor] = []
         var scratch = CanonicalWriter(reservingCapacity: 4096)
-        for node in nodes {
-            for action in checker.actions(from: node) {
-                var successor = checker.successor(of: node, via: action, scratch: &scratch)
+        for index in nodes.indices {
+            for action in checker.actions(from: nodes[index]) {
+                var successor = checker.successor(of: nodes[index], via: action, scratch: &scratch)
                 if successor.violation == nil && visited.contains(successor.key) { successor.node = nil }
                 successors.append(successor)
             }
@@ -70,17 +70,20 @@ struct BreadthFirstSearch {
     }
 
     /// Adds the new states to the visited set in slice order; stops at the first violation or
-    /// when the state bound is reached.
-    private mutating func merge(_ slices: [[ModelChecker.Successor]]) -> (next: [ModelChecker.Node], found: Counterexample?, full: Bool) {
+    /// when the state bound is reached. Each successor is moved out of its slice, not copied.
+    private mutating func merge(_ slices: consuming [[ModelChecker.Successor]]) -> (next: [ModelChecker.Node], found: Counterexample?, full: Bool) {
         var next: [ModelChecker.Node] = []
-        for successor in slices.joined() {
-            ledger.generated += 1
-            if let violation = successor.violation {
-                return (next, Counterexample(actions: ledger.paths.path(to: successor.parent) + [successor.action], violation: violation), false)
+        for index in slices.indices {
+            for position in slices[index].indices {
+                ledger.generated += 1
+                if let violation = slices[index][position].violation {
+                    let successor = slices[index][position]
+                    return (next, Counterexample(actions: ledger.paths.path(to: successor.parent) + [successor.action], violation: violation), false)
+                }
+                guard let node = ledger.admit(&slices[index][position]) else { continue }
+                next.append(node)
+                if ledger.isFull { return (next, nil, true) }
             }
-            guard let node = ledger.admit(successor) else { continue }
-            next.append(node)
-            if ledger.isFull { return (next, nil, true) }
         }
         return (next, nil, false)
     }

@@ -252,9 +252,10 @@ struct SearchLedger {
 
     var seconds: Double { (clock.now - start).totalSeconds }
 
-    /// Records a successor; returns it as a node to explore, or nil when it was seen before.
-    mutating func admit(_ successor: ModelChecker.Successor) -> ModelChecker.Node? {
-        guard var node = successor.node, visited.insert(successor.key) else { return nil }
+    /// Records a successor; returns its node, moved out of it, to explore, or nil when it was
+    /// seen before.
+    mutating func admit(_ successor: inout ModelChecker.Successor) -> ModelChecker.Node? {
+        guard successor.node != nil, visited.insert(successor.key), var node = successor.node.take() else { return nil }
         node.id = paths.add(parent: successor.parent, action: successor.action)
         represented += successor.orbitSize
         return node
