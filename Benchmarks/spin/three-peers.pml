@@ -38,8 +38,10 @@
  * What the Promela leaves out, and why no distinct state is lost by it (each item is
  * constant in this scenario, a function of the fields above, or left out of the checker's
  * key as well):
- *   - absolute time: now, due times, firstAttemptAt, subscriber time stamps (subscribedAt,
- *     connectedAt, lastTime), link busy/lastDue times: not in the checker's key either. With
+ *   - absolute time: now, delivery due times, firstAttemptAt, subscriber time stamps
+ *     (subscribedAt, connectedAt, lastTime), link busy/lastDue times: not in the checker's
+ *     key either. Only timers move the checker's clock, and they fire in due order; the key
+ *     holds each pending timer's remaining time (due - now), and so does `jrem`. With
  *     attemptTimeout = window = 30 s the first timeout always FAILS (now >= first + 30 s),
  *     so no behaviour here depends on the clock (see ATTEMPTS below for the case where it does);
  *   - tokens, claims, ParticipantInfo (userId, attributes, capabilities), the key ring, the
@@ -155,6 +157,7 @@
 typedef Client {
   unsigned script : 2;   /* 0: join() pending, 1: leave() pending, 2: script done */
   unsigned jtimer : 3;   /* attempt number of the pending joinAttemptTimeout, 0: none */
+  unsigned jrem : 1;     /* its remaining time (due - now), in attempt timeouts: 0 or 1 */
   unsigned conn : 2;     /* connectionState */
   unsigned attempt : 3;  /* joinAttempt?.number, 0: nil */
   unsigned epoch : 3;    /* current connection number */
@@ -516,7 +519,8 @@ inline hostJoin(c) {
      cl[c].attempt = cl[c].attempt + 1;
      openConnection(c);
      assert(cl[c].jtimer == 0);
-     cl[c].jtimer = cl[c].attempt
+     cl[c].jtimer = cl[c].attempt;
+     cl[c].jrem = 1
   :: else -> skip
   fi;
   cl[c].script = 1
@@ -556,7 +560,35 @@ inline hostLeave(c) {
 inline retryJoin(c) {
   cl[c].attempt = tn + 1;
   openConnection(c);
-  cl[c].jtimer = tn + 1
+  cl[c].jtimer = tn + 1;
+  cl[c].jrem = 1
+}
+
+/* timers fire in due order (World.enabledActions): c's timer is due first when no other
+   pending timer has less time remaining (ties in any order) */
+#define NOT_EARLIER(d, c) (cl[d].jtimer == 0 || cl[d].jrem >= cl[c].jrem)
+#if PEERS > 2
+#define DUE_FIRST(c) (NOT_EARLIER(0, c) && NOT_EARLIER(1, c) && NOT_EARLIER(2, c))
+#else
+#define DUE_FIRST(c) (NOT_EARLIER(0, c) && NOT_EARLIER(1, c))
+#endif
+
+/* c's timer fires: the clock moves to its due time, so every other pending timer has that
+   much less time remaining (Timekeeping.timersOnly: only timers move the clock) */
+inline advanceClock(c) {
+  tb = cl[c].jrem;
+  tj = 0;
+  do
+  :: tj < N ->
+     if
+     :: tj != c && cl[tj].jtimer != 0 -> assert(cl[tj].jrem >= tb); cl[tj].jrem = cl[tj].jrem - tb
+     :: else -> skip
+     fi;
+     tj++
+  :: else -> break
+  od;
+  cl[c].jrem = 0;
+  tb = 0; tj = 0
 }
 
 inline failJoin(c) {
@@ -566,18 +598,20 @@ inline failJoin(c) {
 
 #ifdef NONDET_WINDOW
 #define WINDOW_FAILS_EARLY(c) \
-  :: d_step { cl[c].jtimer != 0 && cl[c].conn == CONNECTING && cl[c].attempt == cl[c].jtimer && cl[c].jtimer < ATTEMPTS -> \
-       cl[c].jtimer = 0; failJoin(c); CLEAR }
+  :: d_step { cl[c].jtimer != 0 && DUE_FIRST(c) && cl[c].conn == CONNECTING && cl[c].attempt == cl[c].jtimer && cl[c].jtimer < ATTEMPTS -> \
+       advanceClock(c); cl[c].jtimer = 0; failJoin(c); CLEAR }
 #else
 #define WINDOW_FAILS_EARLY(c)
 #endif
 
-/* the actions World.enabledActions() offers for client c: its next host call, its timer,
+/* the actions World.enabledActions() offers for client c: its next host call, its timer
+   when due first,
    the head of each direction of its link, and losing that head while the budget lasts */
 #define CLIENT_ACTIONS(c) \
   :: d_step { cl[c].script == 0 -> hostJoin(c); CLEAR } \
   :: d_step { cl[c].script == 1 -> hostLeave(c); CLEAR } \
-  :: d_step { cl[c].jtimer != 0 -> \
+  :: d_step { cl[c].jtimer != 0 && DUE_FIRST(c) -> \
+       advanceClock(c); \
        tn = cl[c].jtimer; cl[c].jtimer = 0; \
        if \
        :: cl[c].conn == CONNECTING && cl[c].attempt == tn -> \

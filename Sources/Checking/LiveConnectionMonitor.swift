@@ -42,14 +42,17 @@ public struct LiveConnectionMonitor: InvariantMonitor {
         }
     }
 
-    /// The clients in a disagreement (connected on a closed connection) and those already
-    /// reported for it. When each disagreement began is left out: the untimed half (connected
-    /// on a closed connection) does not read it, and the timed half (noticed within the
-    /// watchdog) compares it with the clock, which the checker's key abstracts for the world
-    /// too; under that abstraction a timer may fire at any moment, so the checker does not
-    /// decide durations (README, "Time is abstracted") and this half is the timed runs' check.
+    /// The clients in a disagreement (connected on a closed connection), each with how long
+    /// it has lasted (now - since, as the world writes timers by their remaining time, never
+    /// the clock), and those already reported for it. The timed half (noticed within the
+    /// watchdog) compares that duration with the watchdog; in the checker only timers move the
+    /// clock, in due order, so the duration is exact and stays bounded: past the watchdog the
+    /// client's current watchdog has fired or the violation is reported.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
-        writer.writeUnordered(closedSince.keys) { $0.writeClientIndex($1) }
+        writer.writeUnordered(closedSince) { writer, open in
+            writer.writeClientIndex(open.key)
+            writer.write((world.now - open.value).nanoseconds)
+        }
         writer.writeUnordered(reported) { $0.writeClientIndex($1) }
     }
 
@@ -60,9 +63,8 @@ public struct LiveConnectionMonitor: InvariantMonitor {
 
     /// Whether the client's current ping watchdog (its connection, the pings it has heard), due
     /// within the watchdog period after the close, has not fired yet. Then the client is not
-    /// late: the model checker fires timers in any order (`World.apply` moves the clock to
-    /// another client's later timer first), and the simulator fires equal times one after the
-    /// other.
+    /// late: both the model checker and the simulator fire timers due at one time one after
+    /// the other, in any order.
     private static func watchdogPending(_ world: World, _ client: Int, dueBy deadline: VirtualTime) -> Bool {
         let current = ClientTimer.pingWatchdog(connection: world.clients[client].epoch, pingsHeard: world.clients[client].pingsHeard)
         return world.pending.entries.contains { entry in

@@ -44,6 +44,13 @@ extension CanonicalWriter {
         write(Int(Int64(bitPattern: sequence &- origin)))
     }
 
+    /// A pending timer's remaining time, due - now, in nanoseconds (signed: a timed run may
+    /// have passed a timer it has not fired yet). Under the checker's timekeeping the clock only
+    /// moves to timers' due times, so these stay bounded by the longest timer delay.
+    mutating func writeRemaining(until due: VirtualTime, from now: VirtualTime) {
+        write(Int(Int64(bitPattern: due.nanoseconds &- now.nanoseconds)))
+    }
+
     /// A connection number relative to its client's current one, so that the ever-growing
     /// count of reconnects stays out of the encoding: the model only compares connection
     /// numbers of one client with each other and adds one per new connection. A frame

@@ -8,10 +8,13 @@ extension World {
     /// run, so it is not written; a key is comparable only with keys of the same configuration
     /// (`WorldConfig.fingerprint` tells configurations apart).
     ///
-    /// Time abstraction: no clock, due times, link busy times or stored times; no network PRNG
-    /// (the checker runs without jitter or duplication, where draws only shift times); no
-    /// ever-growing counters (queue sequence numbers, ping counts): transport numbers are
-    /// written relative to the receiving side, keepalive timers as current or stale.
+    /// Time abstraction: no clock, delivery due times, link busy times or stored times; each
+    /// pending timer's remaining time (due - now), since timers fire in due order
+    /// (`enabledActions`) and so which fires next, now and after timers yet to be set, depends
+    /// on it; no network PRNG (the checker runs without jitter or duplication, where draws
+    /// only shift times); no ever-growing counters (queue sequence numbers, ping counts):
+    /// transport numbers are written relative to the receiving side, keepalive timers as
+    /// current or stale.
     /// Symmetry: names and client indices go through the writer's renaming maps, clients are
     /// written in the order of their images, and collections ordered by name as sets.
     public func encodeExplorationState(into writer: inout CanonicalWriter) {
@@ -29,17 +32,21 @@ extension World {
     /// Writes one component's part of the exploration state: for 0 the stage service and its
     /// timers; for `2i + 1` client `i`'s own state; for `2i + 2` its traffic, everything pending
     /// for it. A component's bytes depend on no other component's state, except that a client's
-    /// timers are judged against its state (whose changes mark both), so a component the last
-    /// action did not change keeps its hash.
+    /// timers are judged against its state (whose changes mark both) and every timer's
+    /// remaining time against the clock (whose moves mark every component holding a timer,
+    /// `World.touchTimerOwners`), so a component the last action did not change keeps its hash.
     public func encodeComponent(_ component: Int, into writer: inout CanonicalWriter) {
         guard component > 0 else {
             let epochs = clients.map(\.epoch)
             server.encode(to: &writer, clientEpochs: epochs)
-            let timers = pending.entries.compactMap { entry -> ServerTimer? in
+            let timers = pending.entries.compactMap { entry -> (ServerTimer, VirtualTime)? in
                 guard case .serverTimer(let timer) = entry.payload else { return nil }
-                return timer
+                return (timer, entry.due)
             }
-            return writer.writeUnordered(timers) { writer, timer in timer.encode(to: &writer, server: server, clientEpochs: epochs) }
+            return writer.writeUnordered(timers) { writer, timer in
+                timer.0.encode(to: &writer, server: server, clientEpochs: epochs)
+                writer.writeRemaining(until: timer.1, from: now)
+            }
         }
         let index = (component - 1) / 2
         if component % 2 == 1 {
@@ -78,7 +85,7 @@ extension World {
 
     /// Everything pending for a client: its link's conditions, both directions of its link with
     /// the frames on them (in queue order: the head is what arrives next), its script's host
-    /// calls in order, and its timers as a set.
+    /// calls in order, and its timers as a set, each with its remaining time.
     private func encodeTraffic(_ index: Int, pending: PendingByClient, to writer: inout CanonicalWriter) {
         for uplink in [false, true] {
             let direction = network.directions[Network.direction(clientIndex: index, uplink: uplink)]
@@ -91,14 +98,17 @@ extension World {
         }
         writer.write(UInt32(pending.hostCalls.count))
         for call in pending.hostCalls { call.encode(to: &writer, keyRing: config.keyRing) }
-        writer.writeUnordered(pending.timers) { writer, timer in timer.encode(to: &writer, client: clients[index]) }
+        writer.writeUnordered(pending.timers) { writer, timer in
+            timer.timer.encode(to: &writer, client: clients[index])
+            writer.writeRemaining(until: timer.due, from: now)
+        }
     }
 }
 
 /// The pending events of one client, each list in queue (sequence) order.
 private struct PendingByClient {
     var hostCalls: [HostCall] = []
-    var timers: [ClientTimer] = []
+    var timers: [(timer: ClientTimer, due: VirtualTime)] = []
     /// Downlink frames, then uplink frames.
     var deliveries: [[Envelope]] = [[], []]
 
@@ -114,7 +124,7 @@ private struct PendingByClient {
         for entry in mine {
             switch entry.payload {
             case .hostCall(_, let call): hostCalls.append(call)
-            case .timer(_, let timer): timers.append(timer)
+            case .timer(_, let timer): timers.append((timer, entry.due))
             case .delivery(let envelope): deliveries[envelope.isUplink ? 1 : 0].append(envelope)
             case .serverTimer: break
             }

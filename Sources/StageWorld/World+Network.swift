@@ -107,7 +107,7 @@ extension World {
         }
         pending.remove(sequence: sequence)
         for other in behind { pending.remove(sequence: other.sequence) }
-        now = max(now, entry.due)
+        advanceClock(to: entry.due, firing: entry.payload)
         let backoff = UInt64(1) << UInt64(min(lost.lostTransmissions, 6))
         let timeout = network.links[lost.clientIndex].retransmissionTimeout * backoff
         lost.lostTransmissions += 1
@@ -120,10 +120,19 @@ extension World {
     }
 
     /// Every action that could happen next, in a deterministic order: for each client, its next
-    /// host call; every pending timer; for each link direction, the message at its head, and
-    /// losing that message where the link is lossy (only losing it while a partition cuts the
-    /// link). Later messages on a link wait for the head (FIFO).
+    /// host call; every pending timer due first; for each link direction, the message at its
+    /// head, and losing that message where the link is lossy (only losing it while a partition
+    /// cuts the link). Later messages on a link wait for the head (FIFO).
+    ///
+    /// Timers, the client's and the service's alike, fire in due order among themselves: a
+    /// timer is enabled only if no pending timer is due strictly earlier (equal due times in
+    /// any order). So a keepalive ping cannot fire again before the pong deadline it set
+    /// (SIG-6), nor a reconnect attempt before an earlier one's wait is over (NET-3).
+    /// Deliveries, drops and host calls stay enabled at any moment between timer firings;
+    /// under `Timekeeping.timersOnly` they do not move the clock (NET-2: a message may take any
+    /// time to arrive).
     public func enabledActions() -> [Action] {
+        let firstTimerDue = pending.entries.lazy.filter { $0.payload.isTimer }.map(\.due).min()
         var actions: [Action] = []
         var seenHostCalls = Set<Int>()
         var seenLinks = Set<Int>()
@@ -132,7 +141,7 @@ extension World {
             case .hostCall(let index, _):
                 if seenHostCalls.insert(index).inserted { actions.append(.fire(sequence: entry.sequence)) }
             case .timer, .serverTimer:
-                actions.append(.fire(sequence: entry.sequence))
+                if entry.due == firstTimerDue { actions.append(.fire(sequence: entry.sequence)) }
             case .delivery(let envelope):
                 let linkKey = envelope.clientIndex * 2 + (envelope.isUplink ? 1 : 0)
                 guard seenLinks.insert(linkKey).inserted else { continue }

@@ -10,6 +10,29 @@ public enum PendingEvent: Hashable, Sendable {
     case serverTimer(ServerTimer)
 }
 
+extension PendingEvent {
+    /// Whether the event is a timer of a client or of the stage service.
+    public var isTimer: Bool {
+        switch self {
+        case .timer, .serverTimer: true
+        case .delivery, .hostCall: false
+        }
+    }
+}
+
+/// What moves a world's virtual clock (NET-1: one virtual clock).
+public enum Timekeeping: Hashable, Sendable {
+    /// Every event moves the clock to its due time: the timed simulator fires events in due
+    /// order, so this is exact time.
+    case everyEvent
+    /// Only timers move the clock, to their due times; deliveries, drops and host calls happen
+    /// at the moment the last timer fired. The model checker's discrete-time abstraction: with
+    /// timers fired in due order among themselves (`World.enabledActions`), it is exact about
+    /// timers (SIG-6 keepalive, NET-3 reconnect backoff, join attempts) and lets a message take
+    /// any time to arrive (NET-2), so a delivery never carries the clock past a pending timer.
+    case timersOnly
+}
+
 /// One choice of what happens next. Every source of non-determinism is one of these: the
 /// simulator picks by time and the PRNG, the model checker tries them all.
 public enum Action: Hashable, Sendable {
@@ -37,6 +60,9 @@ public struct World: Hashable, Sendable {
     public internal(set) var server: StageServer
     public internal(set) var network: Network
     public internal(set) var pending: EventQueue<PendingEvent>
+    /// What moves the clock: every event (the timed drivers), or timers only (the model
+    /// checker and the replay of its counterexamples).
+    public var timekeeping = Timekeeping.everyEvent
     /// The components the action being applied has changed so far; empty between actions.
     var touched = WorldComponents()
 
@@ -91,12 +117,13 @@ public struct World: Hashable, Sendable {
     /// only those).
     public mutating func applyReportingChanges(_ action: Action, host: (any HostStrategies)? = nil) -> (events: [TraceEvent], changed: WorldComponents) {
         touched = WorldComponents()
+        let clockBefore = now
         let events: [TraceEvent]
         switch action {
         case .fire(let sequence):
             if let entry = pending.remove(sequence: sequence) {
                 touch(owner: entry.payload)
-                now = max(now, entry.due)
+                advanceClock(to: entry.due, firing: entry.payload)
                 events = fire(entry.payload, host: host)
             } else {
                 events = []
@@ -104,9 +131,30 @@ public struct World: Hashable, Sendable {
         case .drop(let sequence):
             events = drop(sequence: sequence)
         }
+        if now != clockBefore { touchTimerOwners() }
         let changed = touched
         touched = WorldComponents()
         return (events, changed)
+    }
+
+    /// Moves the clock to the due time of the event being fired, when `timekeeping` lets that
+    /// event move it; never back.
+    mutating func advanceClock(to due: VirtualTime, firing event: PendingEvent) {
+        guard timekeeping == .everyEvent || event.isTimer else { return }
+        now = max(now, due)
+    }
+
+    /// The clock moved: every pending timer's remaining time changed, so every component
+    /// holding one (the service for its timers, a client's traffic for its own) has changed
+    /// for the state key.
+    mutating func touchTimerOwners() {
+        for entry in pending.entries {
+            switch entry.payload {
+            case .timer(let index, _): touched.insert(trafficOf: index)
+            case .serverTimer: touched.insertService()
+            case .delivery, .hostCall: break
+            }
+        }
     }
 
     /// Marks the component a pending event belongs to as changed.

@@ -112,7 +112,7 @@ struct MonitorKeyTests {
         func check(keyed: Bool) -> CheckReport {
             var options = CheckOptions()
             options.maxDrops = 0
-            options.maxDepth = 6
+            options.maxDepth = 4
             let monitors = MonitorSet([FirstCallerMonitor(keyed: keyed)])
             return ModelChecker(world: scenario.makeWorld(seed: scenario.seed), options: options, monitors: monitors).run()
         }

@@ -80,15 +80,16 @@ public struct CheckReport: Sendable {
 
 /// The model checker: explores every interleaving of the same `World`, `apply` and
 /// `enabledActions` the simulator drives (deliveries in any order across links, FIFO within
-/// one, timers at any moment, host calls in script order per participant, and up to
-/// `maxDrops` losses), runs every invariant monitor on every transition and the
+/// one, timers in due order among themselves, host calls in script order per participant, and
+/// up to `maxDrops` losses), runs every invariant monitor on every transition and the
 /// eventually-checks in quiescent states, and deduplicates states by the fingerprint of their
 /// time-abstracted canonical encoding (Stateright's actor model; TLC's fingerprints).
 ///
 /// A state's key holds the monitors' state too (`MonitorSet.encodeState`), so a later path
-/// to the same world with a different monitor history is explored again. Time is abstracted:
-/// timers fire in any order relative to deliveries, so behaviour only a clock rules out is
-/// explored too, and durations are not decided.
+/// to the same world with a different monitor history is explored again. Time is discrete:
+/// only timers move the clock (`Timekeeping.timersOnly`), and deliveries and host calls may
+/// happen at any moment between timer firings, so behaviour only network latency rules out is
+/// explored too; the key holds each pending timer's remaining time, not the clock.
 /// Depth-first search with a depth bound can prune a state first met deep that is reachable
 /// shallower (as in SPIN).
 public struct ModelChecker: Sendable {
@@ -98,8 +99,12 @@ public struct ModelChecker: Sendable {
     /// The monitors every path starts with (the catalog's unless a test brings its own).
     public let monitors: MonitorSet
 
+    /// `world`: the initial world; the checker keeps its time by timers only
+    /// (`Timekeeping.timersOnly`).
     public init(world: World, options: CheckOptions, monitors: MonitorSet = MonitorSet()) {
-        self.initial = world
+        var initial = world
+        initial.timekeeping = .timersOnly
+        self.initial = initial
         self.options = options
         self.monitors = monitors
         self.symmetry = options.symmetry ? Symmetry(world: world) : .none

@@ -42,7 +42,10 @@ public struct MonitoredRun: Sendable {
     /// Replays a schedule (a model checker's counterexample or a recorded timed run): each
     /// action in turn, with every monitor watching, then the checks `end` names. Stops at the
     /// first action that names no pending event (`World.canReplay`); `unplayable` is its position.
+    /// A counterexample (`end` quiescent) keeps time as the checker did, by timers only.
     public init(world: World, schedule: [Action], settle: VirtualDuration = .seconds(5), end: ScheduleEnd = .quiescent) {
+        var world = world
+        if end == .quiescent { world.timekeeping = .timersOnly }
         var loop = StepLoop(world: world, monitors: MonitorSet(settle: settle), recording: true)
         for (position, action) in schedule.enumerated() {
             guard loop.world.canReplay(action) else {
