@@ -1,0 +1,56 @@
+/// `--shard K/N`: shard K (1-based, 1...N) of N processes that split one fuzz seed range.
+///
+/// Seeds are dealt round-robin: the seed at offset `j` of the range (`j = seed - from`) goes to
+/// shard `j mod N + 1`. The N slices are disjoint and their union is the range. Round-robin
+/// rather than contiguous blocks, because a seed's cost is drawn (2-14 participants, 20-60 s)
+/// and neighbouring seeds are as likely to be costly as any others, so each shard gets the
+/// same mix; and a `--time` limit stops every shard at the same depth into the range instead
+/// of leaving the tail blocks unrun.
+struct FuzzShard: Sendable, Equatable, CustomStringConvertible {
+    /// This shard, 1...count.
+    let index: Int
+    /// How many shards split the range.
+    let count: Int
+
+    static let maxCount = 1_000_000
+    /// The whole range as one shard.
+    static let whole = FuzzShard(index: 1, count: 1)
+
+    var description: String { "\(index)/\(count)" }
+
+    /// The transform of `--shard`: `K/N` with 1 <= K <= N <= 1,000,000.
+    @Sendable static func parse(_ text: String) throws -> FuzzShard {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
+            (1...maxCount).contains(count), (1...count).contains(index)
+        else {
+            throw OutOfRange(description: "expected K/N, shard K of N, with 1 <= K <= N <= \(maxCount) (shards count from 1)")
+        }
+        return FuzzShard(index: index, count: count)
+    }
+
+    /// This shard's seeds of the `seeds` seeds from `first`.
+    func slice(first: UInt64, seeds: Int) -> SeedSlice {
+        let skipped = index - 1
+        let taken = seeds > skipped ? (seeds - skipped + count - 1) / count : 0
+        return SeedSlice(first: first + UInt64(skipped), stride: UInt64(count), count: taken)
+    }
+}
+
+/// Seeds `first`, `first + stride`, ... (`count` of them): what one fuzz campaign runs.
+struct SeedSlice: Sendable, Equatable {
+    let first: UInt64
+    let stride: UInt64
+    let count: Int
+
+    /// The seeds from `first` upwards, unsharded.
+    init(first: UInt64, count: Int) { self.init(first: first, stride: 1, count: count) }
+
+    init(first: UInt64, stride: UInt64, count: Int) { (self.first, self.stride, self.count) = (first, stride, count) }
+
+    /// The `position`-th seed (0-based, below `count`).
+    func seed(at position: Int) -> UInt64 { first + stride * UInt64(position) }
+
+    /// Every seed, in order (for tests and small slices).
+    var all: [UInt64] { (0..<count).map(seed(at:)) }
+}
