@@ -68,7 +68,7 @@ struct FuzzCommand: ParsableCommand {
     private func runCampaign() throws {
         let first = fresh ? UInt64.random(in: 1...UInt64(UInt32.max)) : from
         let slice = shard.slice(first: first, seeds: seeds)
-        let sharding = shard.count > 1 ? "  shard: \(shard), every \(shard.count)th seed from \(slice.first), \(slice.count) seeds" : ""
+        let sharding = shard.count > 1 ? "  shard: \(shard), \(Self.describe(slice, of: seeds))" : ""
         print("seeds: \(range(first: first))\(sharding)  jobs: \(jobs)\(checkDeterminism ? "  (checking determinism)" : "")")
         let generator = ScenarioGenerator(participantCount: participants, durationSeconds: duration)
         let recorder = noShrink ? nil : try FailureRecorder(
@@ -96,6 +96,12 @@ struct FuzzCommand: ParsableCommand {
 
     /// The whole range, as "1...100" (every shard's).
     private func range(first: UInt64) -> String { "\(first)...\(first + UInt64(seeds - 1))" }
+
+    /// "25 of the 100 seeds (2, 6, 10, ...)": a shard's slice of the range, for the header.
+    static func describe(_ slice: SeedSlice, of seeds: Int) -> String {
+        let shown = (0..<min(slice.count, 3)).map { String(slice.seed(at: $0)) } + (slice.count > 3 ? ["..."] : [])
+        return "\(slice.count) of the \(seeds) seeds" + (shown.isEmpty ? "" : " (\(shown.joined(separator: ", ")))")
+    }
 
     /// `--no-shrink`: the failing seeds in order, for kill-rate surveys.
     private func printUnshrunk(_ failures: [FuzzFailure]) {

@@ -29,11 +29,12 @@ struct FuzzShard: Sendable, Equatable, CustomStringConvertible {
         return FuzzShard(index: index, count: count)
     }
 
-    /// This shard's seeds of the `seeds` seeds from `first`.
+    /// This shard's seeds of the `seeds` seeds from `first` (none when `seeds` < K; the range
+    /// must end at `UInt64.max` or before, as `fuzz` checks).
     func slice(first: UInt64, seeds: Int) -> SeedSlice {
         let skipped = index - 1
-        let taken = seeds > skipped ? (seeds - skipped + count - 1) / count : 0
-        return SeedSlice(first: first + UInt64(skipped), stride: UInt64(count), count: taken)
+        guard seeds > skipped else { return SeedSlice(first: first, stride: UInt64(count), count: 0) }
+        return SeedSlice(first: first + UInt64(skipped), stride: UInt64(count), count: (seeds - skipped + count - 1) / count)
     }
 }
 

@@ -13,47 +13,42 @@ private func documents(_ name: String) throws -> [Node] {
     return try Array(Yams.compose_all(yaml: text))
 }
 
-/// The `stagesim` command lines in a node tree: in every string, the words after a word naming
-/// `stagesim` up to `||`, `;` or the end; and every sequence whose first item is `stagesim`.
-private func commands(in node: Node) -> [[String]] {
+/// The `stagesim` command lines of shard `shard` in a node tree: in every string (with the
+/// shard put for its placeholders), the words after a word naming `stagesim` up to `||`, `;` or
+/// the end; and every sequence whose first item is `stagesim`.
+private func commands(in node: Node, shard: Int) -> [[String]] {
     switch node {
-    case .scalar(let scalar): return commands(inText: scalar.string)
-    case .mapping(let mapping): return mapping.values.flatMap(commands(in:))
+    case .scalar(let scalar): return commands(inText: scalar.string, shard: shard)
+    case .mapping(let mapping): return mapping.values.flatMap { commands(in: $0, shard: shard) }
     case .sequence(let sequence):
         let items = sequence.compactMap(\.string)
         if items.count == sequence.count, items.first == "stagesim" { return [Array(items.dropFirst())] }
-        return sequence.flatMap(commands(in:))
+        return sequence.flatMap { commands(in: $0, shard: shard) }
     case .alias: return []
     }
 }
 
-private func commands(inText text: String) -> [[String]] {
-    text.components(separatedBy: ";").flatMap { $0.components(separatedBy: "||") }.compactMap { segment in
+private func commands(inText text: String, shard: Int) -> [[String]] {
+    let filled = text.replacingOccurrences(of: "${{ matrix.shard }}", with: "\(shard)").replacingOccurrences(of: "$K", with: "\(shard)")
+    return filled.components(separatedBy: ";").flatMap { $0.components(separatedBy: "||") }.compactMap { segment in
         let words = segment.split(whereSeparator: \.isWhitespace).map(String.init)
         guard let start = words.firstIndex(where: { $0 == "stagesim" || $0.hasSuffix("/stagesim") }) else { return nil }
         return Array(words[(start + 1)...])
     }
 }
 
-/// Parses `words` with the CLI's own parser, after putting `shard` for the shard placeholders.
-private func parse(_ words: [String], shard: Int) throws -> any ParsableCommand {
-    let filled = words.map {
-        $0.replacingOccurrences(of: "${{ matrix.shard }}", with: "\(shard)").replacingOccurrences(of: "$K", with: "\(shard)")
-    }
-    return try StageSimCommand.parseAsRoot(filled)
-}
-
-/// The fuzz shards' stores and the merge's inputs: the merge must read exactly what the shards write.
-private func checkCommands(_ found: [[String]], shards: Int) throws {
-    let fuzz = try #require(found.first { $0.first == "fuzz" })
-    let merge = try #require(found.first { $0.first == "store" })
+/// Each shard's fuzz command parses as shard K/N with this build's flags, and the merge reads
+/// exactly the stores the shards write.
+private func checkCommands(in nodes: [Node], shards: Int) throws {
     var written: [String] = []
     for shard in 1...shards {
-        let command = try #require(try parse(fuzz, shard: shard) as? FuzzCommand)
+        let words = try #require(nodes.flatMap { commands(in: $0, shard: shard) }.first { $0.first == "fuzz" })
+        let command = try #require(try StageSimCommand.parseAsRoot(words) as? FuzzCommand)
         #expect(command.shard == FuzzShard(index: shard, count: shards))
         written.append(command.db)
     }
-    let merging = try #require(try parse(merge, shard: 0) as? StoreMergeCommand)
+    let words = try #require(nodes.flatMap { commands(in: $0, shard: 0) }.first { $0.first == "store" })
+    let merging = try #require(try StageSimCommand.parseAsRoot(words) as? StoreMergeCommand)
     #expect(merging.inputs == written)
     #expect(merging.into.hasSuffix("all.sqlite"))
 }
@@ -69,7 +64,7 @@ struct CIExamplesTests {
         let shards = matrix.compactMap(\.int)
         #expect(shards == Array(1...shards.count) && shards.count > 1)
         #expect(workflow["jobs"]?["merge"]?["needs"]?.string == "fuzz")
-        try checkCommands(commands(in: workflow), shards: shards.count)
+        try checkCommands(in: [workflow], shards: shards.count)
     }
 
     @Test("the Kubernetes Indexed Job: N completions, K from JOB_COMPLETION_INDEX, stores on a shared volume, and a merge Job")
@@ -82,6 +77,6 @@ struct CIExamplesTests {
         let script = try #require(fuzzJob["spec"]?["template"]?["spec"]?["containers"]?[0]?["args"]?[0]?.string)
         #expect(script.contains("K=$((JOB_COMPLETION_INDEX + 1))") && script.contains("--shard $K/\(completions)"))
         #expect(all.contains { $0["kind"]?.string == "PersistentVolumeClaim" })
-        try checkCommands(jobs.flatMap(commands(in:)), shards: completions)
+        try checkCommands(in: jobs, shards: completions)
     }
 }

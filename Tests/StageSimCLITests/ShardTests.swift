@@ -104,3 +104,14 @@ struct ShardTests {
         #expect(merged.count == whole.count && merged.allSatisfy { $0.timesFound == 1 })
     }
 }
+
+/// The header's words for a shard's slice.
+@Suite("Sharded fuzz campaigns: the header")
+struct ShardHeaderTests {
+    @Test("the header names the shard's seeds, and says so when a shard has none")
+    func describe() {
+        #expect(FuzzCommand.describe(FuzzShard(index: 2, count: 4).slice(first: 1, seeds: 100), of: 100) == "25 of the 100 seeds (2, 6, 10, ...)")
+        #expect(FuzzCommand.describe(FuzzShard(index: 2, count: 4).slice(first: 1, seeds: 6), of: 6) == "2 of the 6 seeds (2, 6)")
+        #expect(FuzzCommand.describe(FuzzShard(index: 4, count: 4).slice(first: .max, seeds: 1), of: 1) == "0 of the 1 seeds")
+    }
+}
