@@ -87,13 +87,13 @@ struct ShardTests {
           .enabled(if: Mutants.areAvailable, "mutants exist in debug builds only"))
     func shardsMergedEqualOneRun() throws {
         let directory = try shardDirectory()
-        let range = ["--from", "1", "--seeds", "8"]
+        let range = ["--from", "1", "--seeds", "16"]
         let whole = try fuzz(range, directory: directory, db: directory + "/whole.sqlite")
         var shardStores: [String] = []
         for shard in 1...4 {
             let db = directory + "/shard-\(shard).sqlite"
             let records = try fuzz(range + ["--shard", "\(shard)/4"], directory: directory, db: db)
-            #expect(records.allSatisfy { $0.createdAtRun == "fuzz seeds 1...8 shard \(shard)/4" && ($0.seed - 1) % 4 == UInt64(shard - 1) })
+            #expect(records.allSatisfy { $0.createdAtRun == "fuzz seeds 1...16 shard \(shard)/4" && ($0.seed - 1) % 4 == UInt64(shard - 1) })
             shardStores.append(db)
         }
         var merge = try #require(try StageSimCommand.parseAsRoot(["store", "merge"] + shardStores + ["--into", directory + "/all.sqlite"]) as? StoreMergeCommand)
