@@ -183,10 +183,12 @@ public final class FailureStore {
     }
 
     /// Runs one of the record queries (a single statement, hence one consistent
-    /// snapshot) and folds its rows, one per rule id, into records.
+    /// snapshot) and folds its rows, one per rule id, into records. An empty file opened
+    /// read-only (version 0, no tables yet) holds no records.
     private func fetch(
         _ sql: String, bind: (borrowing Statement) throws(FailureStoreError) -> Void
     ) throws(FailureStoreError) -> [FailureRecord] {
+        guard version > 0 else { return [] }
         let statement = try Statement(sql, on: db)
         try bind(statement)
         var records: [FailureRecord] = []

@@ -113,6 +113,17 @@ struct MergeTests {
         }
     }
 
+    @Test("an empty file opened read-only holds no records and stays empty")
+    func readsEmptyFile() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/empty.sqlite"
+            FileManager.default.createFile(atPath: path, contents: nil)
+            let records = try FailureStore(readingOnly: path).all()
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(records.isEmpty && bytes.isEmpty)
+        }
+    }
+
     @Test("opening read-only refuses a missing file without creating it, and a newer schema")
     func readOnlyRefusals() throws {
         try withTemporaryDirectory { directory in
