@@ -44,11 +44,6 @@ struct SeedSlice: Sendable, Equatable {
     let stride: UInt64
     let count: Int
 
-    /// The seeds from `first` upwards, unsharded.
-    init(first: UInt64, count: Int) { self.init(first: first, stride: 1, count: count) }
-
-    init(first: UInt64, stride: UInt64, count: Int) { (self.first, self.stride, self.count) = (first, stride, count) }
-
     /// The `position`-th seed (0-based, below `count`).
     func seed(at position: Int) -> UInt64 { first + stride * UInt64(position) }
 

@@ -21,8 +21,8 @@ struct StoreMergeCommand: ParsableCommand {
             A failure duplicates one already in the target when it has the same invariant and the same shrunk scenario \
             text (or the same seed, invariant and trace hash); it is not stored again, and the stored failure's count of \
             finds goes up. Every input is opened read-only and checked before the target is touched; the target is \
-            created if missing. Exit status: 0 when merged, 64 when a file is missing or not a failure store (the target \
-            is then left as it was).
+            created if missing. Exit status: 0 when merged; 64 when a file is missing or not a failure store, and 1 when \
+            the merge itself fails (rolled back); either way the target is left as it was.
             """
     )
 
