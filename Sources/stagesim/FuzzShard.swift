@@ -1,11 +1,11 @@
 /// `--shard K/N`: shard K (1-based, 1...N) of N processes that split one fuzz seed range.
 ///
 /// Seeds are dealt round-robin: the seed at offset `j` of the range (`j = seed - from`) goes to
-/// shard `j mod N + 1`. The N slices are disjoint and their union is the range. Round-robin
-/// rather than contiguous blocks, because a seed's cost is drawn (2-14 participants, 20-60 s)
-/// and neighbouring seeds are as likely to be costly as any others, so each shard gets the
-/// same mix; and a `--time` limit stops every shard at the same depth into the range instead
-/// of leaving the tail blocks unrun.
+/// shard `j mod N + 1`. The N slices are disjoint, their union is the range, and their sizes
+/// differ by at most one. Seeds' costs are drawn independently, so contiguous blocks would
+/// balance as well on average; round-robin is chosen because a `--time` or `--max-failures`
+/// limit then stops every shard at the same depth into the range instead of leaving the end of
+/// each block unrun.
 struct FuzzShard: Sendable, Equatable, CustomStringConvertible {
     /// This shard, 1...count.
     let index: Int
