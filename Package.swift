@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "CheckingTests", dependencies: ["Checking", "StageWorld", "StageCore", "Simulation"]),
         .testTarget(name: "DriversTests", dependencies: ["Drivers", "Checking", "Scenario", "StageWorld", "StageCore", "Simulation"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Drivers"]),
-        .testTarget(name: "StageSimCLITests", dependencies: ["stagesim", "FailureStore"]),
+        .testTarget(name: "StageSimCLITests", dependencies: ["stagesim", "FailureStore", "StageCore", "Yams"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "StageWorld"]),
         .testTarget(name: "StageSDKTests", dependencies: ["StageSDK", "StageCore", "StageWorld", "Simulation", "Signaling"]),
         .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Simulation"]),

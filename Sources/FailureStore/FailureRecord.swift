@@ -27,6 +27,9 @@ public struct FailureRecord: Hashable, Sendable {
     public var createdAtRun: String
     /// Where the readable regression scenario was written, once it was.
     public var regressionPath: String?
+    /// How many times the failure was found (>= 1): more than once only after
+    /// ``FailureStore/merge(_:)`` met it in several stores. Ignored by ``FailureStore/save(_:)``.
+    public var timesFound: Int
 
     public init(
         id: Int64? = nil,
@@ -39,7 +42,8 @@ public struct FailureRecord: Hashable, Sendable {
         originalStepCount: Int,
         shrunkStepCount: Int,
         createdAtRun: String,
-        regressionPath: String? = nil
+        regressionPath: String? = nil,
+        timesFound: Int = 1
     ) {
         self.id = id
         self.seed = seed
@@ -52,5 +56,6 @@ public struct FailureRecord: Hashable, Sendable {
         self.shrunkStepCount = shrunkStepCount
         self.createdAtRun = createdAtRun
         self.regressionPath = regressionPath
+        self.timesFound = timesFound
     }
 }

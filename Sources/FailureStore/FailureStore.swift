@@ -22,22 +22,52 @@ import CSQLite
 /// Not `Sendable`: a store owns one SQLite connection and is meant to be used from one
 /// task at a time. Open one store per task (WAL lets them share a file).
 public final class FailureStore {
-    /// The schema version this code writes and understands (`PRAGMA user_version`).
-    public static let schemaVersion: Int32 = 1
+    /// The schema version this code writes and understands (`PRAGMA user_version`). Version 2
+    /// added `failure_finds` (how often a failure was found, kept by ``merge(_:)``); a version 1
+    /// store is upgraded when it is opened for writing, and read as it is when opened read-only.
+    public static let schemaVersion: Int32 = 2
 
     /// The path the store was opened with (`":memory:"` for an in-memory store).
     public let path: String
     /// How long a write waits for another connection's write lock before giving up.
     public let busyTimeoutMilliseconds: Int32
-    private let db: OpaquePointer
+    let db: OpaquePointer
+    /// The file's schema version once opened: ``schemaVersion``, or an older one when opened
+    /// read-only.
+    let version: Int32
 
     /// Opens the database at `path` (creating it if needed and `createIfMissing`), checks it
     /// and makes sure its schema is in place. Refuses a directory, a file that is not a
     /// failure store, a corrupt one and one written by a newer schema version.
-    public init(path: String, busyTimeoutMilliseconds: Int32 = 5_000, createIfMissing: Bool = true) throws(FailureStoreError) {
-        try Self.checkPath(path, createIfMissing: createIfMissing)
+    public convenience init(path: String, busyTimeoutMilliseconds: Int32 = 5_000, createIfMissing: Bool = true) throws(FailureStoreError) {
+        try self.init(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, mode: createIfMissing ? .create : .write)
+    }
+
+    /// Opens an existing store to read it, with the same checks as a store opened for writing,
+    /// and changes nothing in the file (an older schema version is read as it is, not upgraded).
+    public convenience init(readingOnly path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws(FailureStoreError) {
+        try self.init(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, mode: .read)
+    }
+
+    /// How a store is opened.
+    enum OpenMode {
+        /// Read and write; a missing file is created.
+        case create
+        /// Read and write an existing file.
+        case write
+        /// Read an existing file, changing nothing in it.
+        case read
+    }
+
+    init(path: String, busyTimeoutMilliseconds: Int32, mode: OpenMode) throws(FailureStoreError) {
+        try Self.checkPath(path, createIfMissing: mode == .create)
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | (createIfMissing ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
+        let access = switch mode {
+        case .create: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .write: SQLITE_OPEN_READWRITE
+        case .read: SQLITE_OPEN_READONLY
+        }
+        let flags = access | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &handle, flags, nil)
         guard rc == SQLITE_OK, let handle else {
             // Even a failed open can hand back a connection that must be closed.
@@ -47,7 +77,8 @@ public final class FailureStore {
             throw .open(path: path, code: code, message: message)
         }
         do throws(FailureStoreError) {
-            try Self.prepareConnection(handle, path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            self.version = try Self.prepareConnection(
+                handle, path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, readOnly: mode == .read)
         } catch {
             sqlite3_close_v2(handle)
             throw error
@@ -78,30 +109,34 @@ public final class FailureStore {
             if try lookup.step() {
                 return lookup.int64(0)
             }
-
-            let insert = try Statement(SQL.insertFailure, on: db)
-            try insert.bind(1, Int64(bitPattern: record.seed))
-            try insert.bind(2, record.invariant)
-            try insert.bind(3, record.message)
-            try insert.bind(4, record.traceHashHex)
-            try insert.bind(5, record.scenarioYAML)
-            try insert.bind(6, Int64(record.originalStepCount))
-            try insert.bind(7, Int64(record.shrunkStepCount))
-            try insert.bind(8, record.createdAtRun)
-            try insert.bind(9, record.regressionPath)
-            try insert.run()
-            let id = sqlite3_last_insert_rowid(db)
-
-            let insertRule = try Statement(SQL.insertRule, on: db)
-            for (position, rule) in record.rules.enumerated() {
-                try insertRule.reset()
-                try insertRule.bind(1, id)
-                try insertRule.bind(2, Int64(position))
-                try insertRule.bind(3, rule)
-                try insertRule.run()
-            }
-            return id
+            return try insert(record)
         }
+    }
+
+    /// Inserts `record` and its rule ids (inside the caller's transaction); returns its row id.
+    func insert(_ record: FailureRecord) throws(FailureStoreError) -> Int64 {
+        let insert = try Statement(SQL.insertFailure, on: db)
+        try insert.bind(1, Int64(bitPattern: record.seed))
+        try insert.bind(2, record.invariant)
+        try insert.bind(3, record.message)
+        try insert.bind(4, record.traceHashHex)
+        try insert.bind(5, record.scenarioYAML)
+        try insert.bind(6, Int64(record.originalStepCount))
+        try insert.bind(7, Int64(record.shrunkStepCount))
+        try insert.bind(8, record.createdAtRun)
+        try insert.bind(9, record.regressionPath)
+        try insert.run()
+        let id = sqlite3_last_insert_rowid(db)
+
+        let insertRule = try Statement(SQL.insertRule, on: db)
+        for (position, rule) in record.rules.enumerated() {
+            try insertRule.reset()
+            try insertRule.bind(1, id)
+            try insertRule.bind(2, Int64(position))
+            try insertRule.bind(3, rule)
+            try insertRule.run()
+        }
+        return id
     }
 
     /// Deletes the failure `id` (and its rule ids). Throws `.notFound` if there is none.
@@ -130,28 +165,30 @@ public final class FailureStore {
 
     /// Every stored failure, ordered by id.
     public func all() throws(FailureStoreError) -> [FailureRecord] {
-        try fetch(SQL.selectAll) { (_: borrowing Statement) throws(FailureStoreError) in }
+        try fetch(SQL.selectAll(withFinds: version >= 2)) { (_: borrowing Statement) throws(FailureStoreError) in }
     }
 
     /// The failure with row id `id`, or `nil`.
     public func record(id: Int64) throws(FailureStoreError) -> FailureRecord? {
-        try fetch(SQL.selectByID) { (statement: borrowing Statement) throws(FailureStoreError) in
+        try fetch(SQL.selectByID(withFinds: version >= 2)) { (statement: borrowing Statement) throws(FailureStoreError) in
             try statement.bind(1, id)
         }.first
     }
 
     /// Every failure found with `seed`, ordered by id.
     public func records(seed: UInt64) throws(FailureStoreError) -> [FailureRecord] {
-        try fetch(SQL.selectBySeed) { (statement: borrowing Statement) throws(FailureStoreError) in
+        try fetch(SQL.selectBySeed(withFinds: version >= 2)) { (statement: borrowing Statement) throws(FailureStoreError) in
             try statement.bind(1, Int64(bitPattern: seed))
         }
     }
 
     /// Runs one of the record queries (a single statement, hence one consistent
-    /// snapshot) and folds its rows, one per rule id, into records.
+    /// snapshot) and folds its rows, one per rule id, into records. An empty file opened
+    /// read-only (version 0, no tables yet) holds no records.
     private func fetch(
         _ sql: String, bind: (borrowing Statement) throws(FailureStoreError) -> Void
     ) throws(FailureStoreError) -> [FailureRecord] {
+        guard version > 0 else { return [] }
         let statement = try Statement(sql, on: db)
         try bind(statement)
         var records: [FailureRecord] = []
@@ -162,8 +199,10 @@ public final class FailureStore {
                 if let rule { records[records.count - 1].rules.append(rule) }
                 continue
             }
-            guard let original = Int(exactly: statement.int64(6)), let shrunk = Int(exactly: statement.int64(7)) else {
-                throw .corruptRow(id: id, column: "original_step_count/shrunk_step_count", reason: "does not fit Int")
+            guard let original = Int(exactly: statement.int64(6)), let shrunk = Int(exactly: statement.int64(7)),
+                let timesFound = Int(exactly: statement.int64(11))
+            else {
+                throw .corruptRow(id: id, column: "original_step_count/shrunk_step_count/times_found", reason: "does not fit Int")
             }
             records.append(
                 FailureRecord(
@@ -177,7 +216,8 @@ public final class FailureStore {
                     originalStepCount: original,
                     shrunkStepCount: shrunk,
                     createdAtRun: try statement.requiredText(8, name: "created_at_run", rowID: id),
-                    regressionPath: try statement.text(9, name: "regression_path", rowID: id)
+                    regressionPath: try statement.text(9, name: "regression_path", rowID: id),
+                    timesFound: timesFound
                 ))
         }
         return records
@@ -187,7 +227,7 @@ public final class FailureStore {
 
     /// Runs `body` inside `BEGIN IMMEDIATE` ... `COMMIT`; on any error, rolls back and
     /// rethrows, so a write is either complete or absent.
-    private func inImmediateTransaction<T>(
+    func inImmediateTransaction<T>(
         _ body: () throws(FailureStoreError) -> T
     ) throws(FailureStoreError) -> T {
         do throws(FailureStoreError) {
@@ -257,9 +297,11 @@ public final class FailureStore {
         }
     }
 
+    /// Checks the file and, unless `readOnly`, configures the connection and creates or
+    /// upgrades the schema; returns the schema version the file then has.
     private static func prepareConnection(
-        _ db: OpaquePointer, path: String, busyTimeoutMilliseconds: Int32
-    ) throws(FailureStoreError) {
+        _ db: OpaquePointer, path: String, busyTimeoutMilliseconds: Int32, readOnly: Bool
+    ) throws(FailureStoreError) -> Int32 {
         do throws(FailureStoreError) {
             guard sqlite3_extended_result_codes(db, 1) == SQLITE_OK,
                 sqlite3_busy_timeout(db, busyTimeoutMilliseconds) == SQLITE_OK
@@ -270,8 +312,10 @@ public final class FailureStore {
             // read transaction: another process may be creating the schema meanwhile, and the
             // version and the tables must be read from the same snapshot.
             let version = try validateInOneSnapshot(db, path: path)
+            if readOnly { return version }
             try configure(db)
             if version < schemaVersion { try createSchema(db, path: path) }
+            return schemaVersion
         } catch {
             throw openingError(classify(error, path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
         }
@@ -307,15 +351,13 @@ public final class FailureStore {
         }
     }
 
-    /// Creates the schema in one transaction, unless another process did it first.
+    /// Creates or upgrades the schema in one transaction, unless another process did it first.
     private static func createSchema(_ db: OpaquePointer, path: String) throws(FailureStoreError) {
         try transactionStatement("BEGIN IMMEDIATE", on: db)
         do throws(FailureStoreError) {
             // Checked again under the write lock: another process may have created it.
-            if try validate(db, path: path) < schemaVersion {
-                for statement in SQL.createSchema {
-                    try Statement(statement, on: db).run()
-                }
+            for statement in SQL.upgrade(from: try validate(db, path: path)) {
+                try Statement(statement, on: db).run()
             }
             try transactionStatement("COMMIT", on: db)
         } catch {
@@ -349,7 +391,7 @@ public final class FailureStore {
             let names = objects.keys.sorted().joined(separator: ", ")
             throw .notAFailureStore(path: path, reason: "it holds other tables (\(names)) and no failure store schema")
         }
-        if version == schemaVersion && objects != SQL.schemaObjects {
+        if version > 0 && objects != SQL.schemaObjects(version: version) {
             throw .notAFailureStore(path: path, reason: "its user_version is \(version) but its tables are not the failure store's")
         }
         return version

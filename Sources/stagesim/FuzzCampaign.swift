@@ -5,12 +5,11 @@ import Scenario
 import StageCore
 import Synchronization
 
-/// Runs a range of seeds on worker threads, with a progress line on a terminal. Each failure is
+/// Runs a slice of seeds on worker threads, with a progress line on a terminal. Each failure is
 /// handed to `record` as soon as it is shrunk (on the worker that found it), and the lines
 /// `record` returns are printed at once; without `record` the failures are only collected.
 struct FuzzCampaign {
-    let first: UInt64
-    let count: Int
+    let seeds: SeedSlice
     let jobs: Int
     let timeLimitSeconds: Double?
     let maxFailures: Int?
@@ -31,7 +30,7 @@ struct FuzzCampaign {
         let start = Date()
         let state = Mutex(Results())
         let cursor = Mutex(0)
-        let console = Mutex(FuzzConsole(total: count))
+        let console = Mutex(FuzzConsole(total: seeds.count))
         let mutant = Mutants.current
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             Mutants.withMutant(mutant) { work(state: state, cursor: cursor, console: console, start: start) }
@@ -69,13 +68,13 @@ struct FuzzCampaign {
         return state.withLock { $0.failures.count >= maxFailures }
     }
 
-    /// The next seed to run, or nil when the range or the time limit is used up.
+    /// The next seed to run, or nil when the slice or the time limit is used up.
     private func claim(_ cursor: borrowing Mutex<Int>, start: Date) -> UInt64? {
         cursor.withLock { next in
             let expired = timeLimitSeconds.map { Date().timeIntervalSince(start) > $0 } ?? false
-            guard next < count, !expired else { return nil }
+            guard next < seeds.count, !expired else { return nil }
             next += 1
-            return first + UInt64(next - 1)
+            return seeds.seed(at: next - 1)
         }
     }
 }

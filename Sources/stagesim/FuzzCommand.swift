@@ -26,7 +26,9 @@ struct FuzzCommand: ParsableCommand {
     var seeds: Int = 100
     @Option(parsing: .unconditional, help: "The first seed (\(OptionRanges.seed); seeds run from here upwards).", transform: OptionRanges.seed.parse)
     var from: UInt64 = 1
-    @Flag(help: "Start from a fresh random seed instead of --from (it is printed, so the run can be repeated).") var fresh = false
+    @Flag(help: "Start from a fresh random seed instead of --from (it is printed, so the run can be repeated; not with --shard).") var fresh = false
+    @Option(parsing: .unconditional, help: "Run only shard K of N (K/N, K from 1 to N): the seeds at offsets K-1, K-1+N, K-1+2N, ... of the range. The N shards split it exactly.", transform: FuzzShard.parse)
+    var shard: FuzzShard = .whole
     @Option(parsing: .unconditional, help: "Worker threads (\(OptionRanges.jobs); default: every core).", transform: OptionRanges.jobs.parse)
     var jobs: Int = min(ProcessInfo.processInfo.activeProcessorCount, 256)
     @Option(parsing: .unconditional, help: "Stop starting new seeds after this many wall-clock seconds (\(FuzzCommand.timeLimit)).", transform: FuzzCommand.timeLimit.parse)
@@ -49,6 +51,10 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "Switch on a deliberate bug (debug builds only); see `stagesim invariants --mutants`.") var mutant: String?
 
     func validate() throws {
+        guard !(fresh && shard.count > 1) else {
+            throw ValidationError("--fresh draws its own first seed in each process, so shards would not split one range; "
+                                  + "give every shard the same --from instead")
+        }
         guard fresh || UInt64(seeds - 1) <= UInt64.max - from else {
             throw ValidationError("--from \(from) with --seeds \(seeds) runs past the last seed, \(UInt64.max); "
                                   + "--from may be at most \(UInt64.max - UInt64(seeds - 1)) for \(seeds) seeds")
@@ -61,16 +67,17 @@ struct FuzzCommand: ParsableCommand {
 
     private func runCampaign() throws {
         let first = fresh ? UInt64.random(in: 1...UInt64(UInt32.max)) : from
-        let range = "\(first)...\(first + UInt64(seeds - 1))"
-        print("seeds: \(range)  jobs: \(jobs)\(checkDeterminism ? "  (checking determinism)" : "")")
+        let slice = shard.slice(first: first, seeds: seeds)
+        let sharding = shard.count > 1 ? "  shard: \(shard), \(Self.describe(slice, of: seeds))" : ""
+        print("seeds: \(range(first: first))\(sharding)  jobs: \(jobs)\(checkDeterminism ? "  (checking determinism)" : "")")
         let generator = ScenarioGenerator(participantCount: participants, durationSeconds: duration)
         let recorder = noShrink ? nil : try FailureRecorder(
-            regressions: regressions, storePath: db, busyTimeoutMilliseconds: Int32(busyTimeout * 1_000), runLabel: "fuzz seeds \(range)",
+            regressions: regressions, storePath: db, busyTimeoutMilliseconds: Int32(busyTimeout * 1_000), runLabel: runLabel(first: first),
             generator: generator
         )
         flushOutput()
         let results = FuzzCampaign(
-            first: first, count: seeds, jobs: jobs, timeLimitSeconds: time, maxFailures: maxFailures, shrink: !noShrink,
+            seeds: slice, jobs: jobs, timeLimitSeconds: time, maxFailures: maxFailures, shrink: !noShrink,
             generator: generator, checkDeterminism: checkDeterminism, record: recorder?.record
         ).run()
         for divergence in results.divergences { print("NONDETERMINISTIC \(divergence)") }
@@ -80,6 +87,20 @@ struct FuzzCommand: ParsableCommand {
               + "\(results.failures.count) failing, \(results.divergences.count) nondeterministic")
         recorder?.summary().forEach { print($0) }
         if !results.failures.isEmpty || !results.divergences.isEmpty { throw ExitCode(1) }
+    }
+
+    /// The run label each stored failure carries: "fuzz seeds 1...100", and " shard 2/4" when sharded.
+    func runLabel(first: UInt64) -> String {
+        "fuzz seeds \(range(first: first))" + (shard.count > 1 ? " shard \(shard)" : "")
+    }
+
+    /// The whole range, as "1...100" (every shard's).
+    private func range(first: UInt64) -> String { "\(first)...\(first + UInt64(seeds - 1))" }
+
+    /// "25 of the 100 seeds (2, 6, 10, ...)": a shard's slice of the range, for the header.
+    static func describe(_ slice: SeedSlice, of seeds: Int) -> String {
+        let shown = (0..<min(slice.count, 3)).map { String(slice.seed(at: $0)) } + (slice.count > 3 ? ["..."] : [])
+        return "\(slice.count) of the \(seeds) seeds" + (shown.isEmpty ? "" : " (\(shown.joined(separator: ", ")))")
     }
 
     /// `--no-shrink`: the failing seeds in order, for kill-rate surveys.

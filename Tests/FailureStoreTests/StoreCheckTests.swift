@@ -76,7 +76,7 @@ struct StoreCheckTests {
             let path = directory + "/other.sqlite"
             do {
                 let store = try FailureStore(path: path)
-                for sql in ["DROP TABLE failure_rules", "DROP TABLE failures", "CREATE TABLE notes (body TEXT)", "PRAGMA user_version = 0"] {
+                for sql in ["DROP TABLE failure_rules", "DROP TABLE failure_finds", "DROP TABLE failures", "CREATE TABLE notes (body TEXT)", "PRAGMA user_version = 0"] {
                     try store.execute(sql)
                 }
             }
