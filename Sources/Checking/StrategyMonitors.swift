@@ -99,8 +99,21 @@ public struct SilentRefreshMonitor: InvariantMonitor {
     /// before any renderer event of a later action is judged.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
         writer.writeOptionalName(retryAllowed)
+        guard !erroredMatches(world) else { return writer.write(UInt32(0)) }
         let toldErrored = Set(localPublishState.filter { $0.value == .errored }.keys)
         let viewErrored = Set(world.clients.filter { $0.view.local.publishState == .errored }.map(\.name))
         writer.writeDifference(toldErrored, from: viewErrored) { $0.writeName($1) }
+    }
+
+    /// Whether the observers told their publish errored are exactly the clients whose view
+    /// shows it errored: then the difference is empty, found with no allocation and no client
+    /// copied.
+    private func erroredMatches(_ world: World) -> Bool {
+        var viewErrored = 0
+        for index in world.clients.indices where world.clients[index].view.local.publishState == .errored {
+            guard localPublishState[world.clients[index].name] == .errored else { return false }
+            viewErrored += 1
+        }
+        return localPublishState.values.reduce(0) { $0 + ($1 == .errored ? 1 : 0) } == viewErrored
     }
 }

@@ -79,22 +79,27 @@ public struct CanonicalWriter: Sendable {
 
     /// Elements whose order carries no meaning, or derives from names: each is encoded alone
     /// (under the same renaming) and they are written sorted by their bytes, after a count.
-    /// The elements are written in place and only their byte ranges are sorted, so a set costs
-    /// no allocation unless it has two or more elements.
+    /// The elements are written in place and only their byte ranges are sorted; where each
+    /// ends is kept on the writer's reused stack (nested sets push above their parent's), so a
+    /// set costs no allocation.
     @inlinable public mutating func writeUnordered<Elements: Sequence>(_ elements: Elements, _ encode: (inout CanonicalWriter, Elements.Element) -> Void) {
         let countOffset = storage.count
         write(UInt32(0))
         let start = storage.count
-        var ends: [Int] = []
+        let base = elementEnds.count
         for element in elements {
             encode(&self, element)
-            ends.append(storage.count)
+            elementEnds.append(storage.count)
         }
-        guard !ends.isEmpty else { return }
-        patchCount(UInt32(ends.count), at: countOffset)
-        guard ends.count > 1 else { return }
-        sortElements(from: start, ends: ends)
+        let count = elementEnds.count - base
+        guard count > 0 else { return }
+        patchCount(UInt32(count), at: countOffset)
+        if count > 1 { sortElements(from: start, ends: elementEnds[base...]) }
+        elementEnds.removeLast(count)
     }
+
+    /// Where each element of the sets being written ends, innermost set last.
+    @usableFromInline var elementEnds: [Int] = []
 
     /// Overwrites the count written as a placeholder at `offset`.
     @usableFromInline mutating func patchCount(_ count: UInt32, at offset: Int) {
@@ -106,9 +111,9 @@ public struct CanonicalWriter: Sendable {
     /// Reorders the elements written from `start` (element `i` ends at `ends[i]`) by their bytes;
     /// elements already in order (a name-sorted array, a set that happened to iterate sorted)
     /// are checked in place and left as they are.
-    @usableFromInline mutating func sortElements(from start: Int, ends: [Int]) {
+    @usableFromInline mutating func sortElements(from start: Int, ends: ArraySlice<Int>) {
         guard !elementsInOrder(from: start, ends: ends) else { return }
-        let ranges = ends.indices.map { (i: Int) -> Range<Int> in (i == 0 ? start : ends[i - 1])..<ends[i] }
+        let ranges = ends.indices.map { (i: Int) -> Range<Int> in (i == ends.startIndex ? start : ends[i - 1])..<ends[i] }
         let written = Array(storage[start...])
         let sorted = ranges.sorted { left, right in
             written[(left.lowerBound - start)..<(left.upperBound - start)]
@@ -121,9 +126,9 @@ public struct CanonicalWriter: Sendable {
     }
 
     /// Whether each element written from `start` precedes or equals the next, by its bytes.
-    @usableFromInline func elementsInOrder(from start: Int, ends: [Int]) -> Bool {
+    @usableFromInline func elementsInOrder(from start: Int, ends: ArraySlice<Int>) -> Bool {
         storage.withUnsafeBufferPointer { buffer in
-            var previous = start..<ends[0]
+            var previous = start..<ends[ends.startIndex]
             for end in ends.dropFirst() {
                 let current = previous.upperBound..<end
                 if buffer[current].lexicographicallyPrecedes(buffer[previous]) { return false }

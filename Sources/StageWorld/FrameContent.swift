@@ -12,15 +12,10 @@ public final class FrameContent: Hashable, Sendable {
 
     /// A frame the model sends: the message encoded, then decoded as its receiver would (a
     /// message need not survive the trip whole: a request does not carry its sender's id).
-    /// Both steps are pure functions of their input, remembered per process.
-    init(message: WireMessage, channelId: String, atServer: Bool) {
-        let frame = FrameCaches.encoded.value(for: FrameCaches.Encoding(message: message, channelId: channelId)) {
-            WireFrames.signaling(message, channelId: channelId).frame
-        }
-        text = frame
-        decoded = FrameCaches.decoded.value(for: FrameCaches.Decoding(frame: frame, atServer: atServer)) {
-            Self.decode(frame, atServer: atServer)
-        }
+    /// Both steps are pure functions of their input; `FrameTable` makes each frame once per thread.
+    init(encoding message: WireMessage, channelId: String, atServer: Bool) {
+        text = WireFrames.signaling(message, channelId: channelId).frame
+        decoded = Self.decode(text, atServer: atServer)
         self.atServer = atServer
     }
 

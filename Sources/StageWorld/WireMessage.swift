@@ -144,7 +144,7 @@ public struct Envelope: Hashable, Sendable {
 
     /// A frame carrying `message` on the stage `channelId`.
     public init(from: Endpoint, to: Endpoint, message: WireMessage, epoch: Int, channelId: String) {
-        self.init(from: from, to: to, content: FrameContent(message: message, channelId: channelId, atServer: to == .server), epoch: epoch)
+        self.init(from: from, to: to, content: FrameTable.frame(carrying: message, channelId: channelId, atServer: to == .server), epoch: epoch)
     }
 
     /// A frame as given, e.g. a malformed one a scenario injects (SIG-8).

@@ -56,7 +56,7 @@ public struct World: Hashable, Sendable {
     /// What never changes during the run: settings, links and the fault plan.
     public let config: WorldConfig
     public internal(set) var now: VirtualTime
-    public internal(set) var clients: [Client]
+    public internal(set) var clients: ClientList
     public internal(set) var server: StageServer
     public internal(set) var network: Network
     public internal(set) var pending: EventQueue<PendingEvent>
@@ -71,7 +71,7 @@ public struct World: Hashable, Sendable {
     public init(config: WorldConfig, seed: UInt64) {
         self.config = config
         self.now = .zero
-        self.clients = config.clients.map { Client(config: $0, keepalive: config.keepalive, keyRing: config.keyRing) }
+        self.clients = ClientList(config.clients.map { Client(config: $0, keepalive: config.keepalive, keyRing: config.keyRing) })
         self.server = StageServer(config: config)
         self.network = Network(links: config.links, seed: seed)
         self.pending = EventQueue()

@@ -55,14 +55,19 @@ struct BreadthFirstSearch {
         return results.withLock { $0 }
     }
 
-    /// Every successor of `nodes`, in order; a state already in `visited` keeps no node.
+    /// Every successor of `nodes`, in order. A state already in `visited`, or met earlier in
+    /// this slice (the merge admits that earlier one first), keeps no node: it is released at
+    /// once, on the worker, instead of waiting for the merge.
     private static func successors(of nodes: ArraySlice<ModelChecker.Node>, checker: ModelChecker, visited: VisitedStates) -> [ModelChecker.Successor] {
         var successors: [ModelChecker.Successor] = []
+        var metInSlice = Set<StateKey>()
         var scratch = CanonicalWriter(reservingCapacity: 4096)
         for index in nodes.indices {
             for action in checker.actions(from: nodes[index]) {
                 var successor = checker.successor(of: nodes[index], via: action, scratch: &scratch)
-                if successor.violation == nil && visited.contains(successor.key) { successor.node = nil }
+                if successor.violation == nil && (visited.contains(successor.key) || !metInSlice.insert(successor.key).inserted) {
+                    successor.node = nil
+                }
                 successors.append(successor)
             }
         }
