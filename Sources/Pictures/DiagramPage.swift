@@ -46,12 +46,13 @@ public enum DiagramPage {
 
     private static func style(lifelineCount: Int) -> String {
         var css = """
-            body{font:13px system-ui,sans-serif;margin:0;color:#222}header{padding:8px 12px;border-bottom:1px solid #ccc}
+            body{font:13px system-ui,sans-serif;margin:0;color:#222;height:100vh;display:flex;flex-direction:column}
+            header{padding:8px 12px;border-bottom:1px solid #ccc}.verdict ul{max-height:6em;overflow:auto;margin:4px 0}
             h1{font-size:16px;margin:0 0 4px}.note{margin:2px 0;color:#555;font-family:monospace}
             .verdict.ok{color:#176b2c}.verdict.broken{background:#fde8e8;border:1px solid #c33;padding:4px 8px}
             .controls span{display:inline-block;width:90px;color:#555}button{margin:2px;font:12px monospace}
             button[aria-pressed=false]{opacity:.4;text-decoration:line-through}.keys{color:#555;margin:4px 0 0}
-            #view{overflow:auto;height:calc(100vh - 190px)}.sticky{position:sticky;top:0;background:#fff;z-index:1}
+            #view{overflow:auto;flex:1}svg{overflow:visible}.sticky{position:sticky;top:0;background:#fff;z-index:1}
             svg text{font:11px monospace}.lifeline-name{text-anchor:middle;font-weight:bold}
             .lifeline line{stroke:#999;stroke-dasharray:4 3}.time{fill:#777}
             .arrow line{stroke:#1f5fa8;stroke-width:1.5}.arrow text{text-anchor:middle;fill:#1f5fa8}

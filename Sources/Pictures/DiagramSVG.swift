@@ -73,7 +73,7 @@ struct DiagramSVG {
     }
 
     /// A violation: a red band across the row of the event it flagged (or below the last row
-    /// for an end-of-run check), with the monitor's message.
+    /// for an end-of-run check), with the monitor's message on the line below.
     private func mark(_ violation: SequenceDiagram.ViolationMark) -> String {
         let rowIndex = violation.eventIndex.flatMap { index in diagram.rows.firstIndex { $0.eventIndex == index } } ?? diagram.rows.count
         let y = layout.y(row: rowIndex)
@@ -81,6 +81,6 @@ struct DiagramSVG {
         let text = "\(violation.invariant) [\(violation.rules.joined(separator: ", "))]\(action): \(violation.message)"
         return "<g class=\"violation\" id=\"violation-\(rowIndex)\" data-invariant=\"\(HTMLText.escape(violation.invariant))\"><title>\(HTMLText.escape(text))</title>"
             + "<rect x=\"0\" y=\"\(y - DiagramLayout.rowHeight / 2)\" width=\"\(layout.width)\" height=\"\(DiagramLayout.rowHeight)\"/>"
-            + "<text x=\"\(layout.x(violation.lifeline) + 8)\" y=\"\(y + 16)\">!! \(HTMLText.escape(text))</text></g>"
+            + "<text x=\"\(layout.x(violation.lifeline) + 8)\" y=\"\(y + DiagramLayout.rowHeight + 4)\">!! \(HTMLText.escape(text))</text></g>"
     }
 }
