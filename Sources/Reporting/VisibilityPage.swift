@@ -37,41 +37,53 @@ public enum VisibilityPage {
         out += "<h1>Metadata visibility matrix (VIS-1..4)</h1><p>Simulated on seeds \(matrix.seeds.first ?? 0)..\(matrix.seeds.last ?? 0) per cell "
         out += "(lossy, jittery network; observers reconnect at random). Each simulated cell links to the sequence diagram of one of its seeds.</p>"
         out += "<p class=\"verdict \(matrix.agrees ? "ok" : "broken")\">" + (matrix.agrees ? "The simulated matrix equals the seed's table in every cell." : "The simulated matrix DISAGREES with the seed's table.") + "</p>"
-        out += "<div class=\"side\"><section><h2>Simulated</h2>\(simulated(matrix))</section><section><h2>The seed's table</h2>\(seedTable)</section></div>"
+        out += table(matrix)
         out += "<p>Invariant violations over all runs: \(matrix.violations.count).</p>"
         out += "<script>document.body.setAttribute(\"data-render-ms\",performance.now().toFixed(1));</script></body></html>\n"
         return out
     }
 
-    private static func simulated(_ matrix: VisibilityMatrix) -> String {
-        var out = "<table class=\"matrix\"><tr><th>participant state</th>" + ObserverKind.allCases.map { "<th>\(HTMLText.escape($0.rawValue))</th>" }.joined() + "</tr>"
+    /// One table, a row per history: the simulated cells (each linking to its diagram), then,
+    /// beside them, the seed's two columns, so each row reads across.
+    private static func table(_ matrix: VisibilityMatrix) -> String {
+        var out = "<table class=\"matrix\"><tr><th rowspan=\"2\">participant state</th><th colspan=\"\(ObserverKind.allCases.count)\">simulated (a cell links to one seed's sequence diagram)</th>"
+        out += "<th colspan=\"2\" class=\"seed\">the seed's table (ivs-token-exchange.it.txt)</th></tr><tr>"
+        out += ObserverKind.allCases.map { "<th>\(HTMLText.escape($0.rawValue))</th>" }.joined()
+        out += "<th class=\"seed\">mobile &gt;= 1.37.0</th><th class=\"seed\">older mobile, web, composition</th></tr>"
         for history in ParticipantHistory.allCases {
             out += "<tr><th>\(HTMLText.escape(history.label))</th>"
-            for observer in ObserverKind.allCases {
-                guard let cell = matrix.cell(history, observer) else { out += "<td>-</td>"; continue }
-                let via = cell.outcomes.count == 1 ? cell.outcomes[0].outcome : "mixed"
-                let link = "\(diagramFolder)/\(diagramFile(cell))"
-                out += "<td class=\"cell \(cell.agrees ? "agrees" : "disagrees")\" data-history=\"\(history.rawValue)\" data-observer=\"\(observer.clientName)\">"
-                out += "<a href=\"\(HTMLText.escape(link))\">\(cell.observed?.rawValue ?? "?") \(HTMLText.escape(via))</a>"
-                out += "<small>seed \(representativeSeed(cell, matrix: matrix))\(cell.agrees ? "" : " DISAGREES")</small></td>"
+            out += ObserverKind.allCases.map { observer in matrix.cell(history, observer).map { cellHTML($0, matrix: matrix) } ?? "<td>-</td>" }.joined()
+            for column in [ObserverKind.mobile137, .web] {
+                let (verdict, via) = SeedVisibilityTable.expected(history, column)
+                out += "<td class=\"seed \(word(verdict).replacingOccurrences(of: " ", with: "-"))\">\(verdict.rawValue) \(word(verdict))<br>\(HTMLText.escape(via))</td>"
             }
             out += "</tr>"
         }
         return out + "</table>"
     }
 
-    private static var seedTable: String {
-        var out = "<table class=\"seed\"><tr><th>participant state</th><th>mobile &gt;= 1.37.0</th><th>older mobile, web, composition</th></tr>"
-        for history in ParticipantHistory.allCases {
-            let newer = SeedVisibilityTable.expected(history, .mobile137)
-            let older = SeedVisibilityTable.expected(history, .web)
-            out += "<tr><th>\(HTMLText.escape(history.label))</th><td>\(newer.0.rawValue) \(HTMLText.escape(newer.via))</td><td>\(older.0.rawValue) \(HTMLText.escape(older.via))</td></tr>"
+    private static func cellHTML(_ cell: VisibilityCell, matrix: VisibilityMatrix) -> String {
+        let via = cell.outcomes.count == 1 ? cell.outcomes[0].outcome : "mixed"
+        let link = "\(diagramFolder)/\(diagramFile(cell))"
+        let verdict = cell.observed.map { "\($0.rawValue) \(word($0))" } ?? "? mixed"
+        var out = "<td class=\"cell \(cell.agrees ? "agrees" : "disagrees") \(cell.observed.map { word($0).replacingOccurrences(of: " ", with: "-") } ?? "mixed")\""
+        out += " data-history=\"\(cell.history.rawValue)\" data-observer=\"\(cell.observer.clientName)\">"
+        out += "<a href=\"\(HTMLText.escape(link))\">\(verdict)<br>\(HTMLText.escape(via))</a>"
+        return out + "<small>seed \(representativeSeed(cell, matrix: matrix))\(cell.agrees ? ", as the seed says" : " DISAGREES with the seed")</small></td>"
+    }
+
+    /// The verdict in words (the symbols alone need an emoji font).
+    private static func word(_ visibility: Visibility) -> String {
+        switch visibility {
+        case .visible: "visible"
+        case .notVisible: "not visible"
+        case .conditional: "conditional"
         }
-        return out + "</table>"
     }
 
     private static let style = """
-        body{font:14px system-ui,sans-serif;margin:16px;color:#222}.side{display:flex;gap:24px;flex-wrap:wrap;align-items:flex-start}
+        body{font:14px system-ui,sans-serif;margin:16px;color:#222}.visible{background:#e6f4e6}.not-visible{background:#f1f1f1}.conditional{background:#fff3d6}
+        td.seed,th.seed{border-left:3px double #888}td.seed+td.seed,th.seed+th.seed{border-left:1px solid #ccc}td{max-width:190px}
         table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:6px 8px;text-align:left;vertical-align:top}
         th{background:#f4f4f4}td small{display:block;color:#777}td.disagrees{background:#fde8e8}
         .verdict.ok{color:#176b2c;font-weight:bold}.verdict.broken{color:#b00;font-weight:bold}a{color:#1f5fa8}
