@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "DriversTests", dependencies: ["Drivers", "Checking", "Scenario", "StageWorld", "StageCore", "Simulation"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Drivers"]),
         .testTarget(name: "StageSimCLITests", dependencies: ["stagesim", "FailureStore"]),
-        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "StageWorld", "Checking", "Simulation", "StageCore"]),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Drivers", "StageWorld", "Checking", "Simulation", "StageCore"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "StageWorld"]),
         .testTarget(name: "StageSDKTests", dependencies: ["StageSDK", "StageCore", "StageWorld", "Simulation", "Signaling"]),
         .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Simulation"]),
