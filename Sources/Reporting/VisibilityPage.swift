@@ -83,7 +83,7 @@ public enum VisibilityPage {
 
     private static let style = """
         body{font:14px system-ui,sans-serif;margin:16px;color:#222}.visible{background:#e6f4e6}.not-visible{background:#f1f1f1}.conditional{background:#fff3d6}
-        td.seed,th.seed{border-left:3px double #888}td.seed+td.seed,th.seed+th.seed{border-left:1px solid #ccc}td{max-width:190px}
+        td.seed,th.seed{border-left:3px double #888}td.seed+td.seed,th.seed+th.seed{border-left:1px solid #ccc}td{max-width:190px;overflow-wrap:anywhere}
         table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:6px 8px;text-align:left;vertical-align:top}
         th{background:#f4f4f4}td small{display:block;color:#777}td.disagrees{background:#fde8e8}
         .verdict.ok{color:#176b2c;font-weight:bold}.verdict.broken{color:#b00;font-weight:bold}a{color:#1f5fa8}

@@ -107,7 +107,8 @@ struct CheckCommand: ParsableCommand {
         }
         print("counterexample written to \(target)")
         let page = (target as NSString).deletingPathExtension + ".html"
-        try PictureOptions.write(DiagramPage.html(diagram(counterexample, initial: checker.initial, title: target, notes: header)), to: page, flag: "the counterexample's diagram")
+        let picture = diagram(counterexample, initial: checker.initial, title: target, notes: header)
+        try PictureOptions.write(DiagramPage.html(picture), to: page, flag: "the counterexample's diagram")
         print("its sequence diagram: \(page)")
         print("replay: stagesim run \(target)\(mutant.map { " --mutant \($0)" } ?? "")")
     }
