@@ -54,7 +54,8 @@ let package = Package(
             name: "HostileInputs",
             dependencies: ["Drivers", "Scenario", "Checking", "StageWorld", "StageCore", "Signaling", "Simulation"]
         ),
-        .target(name: "Reporting", dependencies: ["Drivers", "StageCore", "Simulation", "StageWorld", "Checking"]),
+        .target(name: "Pictures", dependencies: ["Checking", "Simulation", "StageCore", "StageWorld"]),
+        .target(name: "Reporting", dependencies: ["Drivers", "StageCore", "Simulation", "StageWorld", "Checking", "Pictures"]),
         .target(name: "StageSDK", dependencies: ["Drivers", "StageCore", "StageWorld", "Simulation", "Checking", "Signaling"]),
         .target(name: "Signaling"),
         .target(name: "SubscriberModel", dependencies: ["StageCore"]),
@@ -62,7 +63,7 @@ let package = Package(
         .executableTarget(
             name: "stagesim",
             dependencies: [
-                "Drivers", "Scenario", "Checking", "StageWorld", "StageCore", "Simulation", "Reporting", "FailureStore", "HostileInputs",
+                "Drivers", "Scenario", "Checking", "StageWorld", "StageCore", "Simulation", "Reporting", "FailureStore", "HostileInputs", "Pictures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -79,6 +80,7 @@ let package = Package(
         .testTarget(name: "DriversTests", dependencies: ["Drivers", "Checking", "Scenario", "StageWorld", "StageCore", "Simulation"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Drivers"]),
         .testTarget(name: "StageSimCLITests", dependencies: ["stagesim", "FailureStore", "StageCore", "Yams"]),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Drivers", "StageWorld", "Checking", "Simulation", "StageCore"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "StageWorld"]),
         .testTarget(name: "StageSDKTests", dependencies: ["StageSDK", "StageCore", "StageWorld", "Simulation", "Signaling"]),
         .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Simulation"]),

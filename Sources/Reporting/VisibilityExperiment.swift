@@ -104,9 +104,14 @@ public struct VisibilityExperiment: Sendable {
     }
 
     public func run() -> Result {
-        let run = MonitoredRun(world: makeWorld(), seed: seed, until: .zero + Self.runLength)
+        let run = monitoredRun()
         var sightings: [ObserverKind: FirstSight] = [:]
         for kind in ObserverKind.allCases { sightings[kind] = firstSight(of: kind, in: run.trace) }
         return Result(sightings: sightings, violations: run.violations, traceHash: run.trace.hash)
+    }
+
+    /// The run itself, with its trace and world (the page's per-cell diagrams draw it).
+    public func monitoredRun() -> MonitoredRun {
+        MonitoredRun(world: makeWorld(), seed: seed, until: .zero + Self.runLength)
     }
 }

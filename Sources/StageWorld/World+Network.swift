@@ -116,7 +116,7 @@ extension World {
         for other in behind {
             pending.schedule(other.payload, at: network.keepOrder(clientIndex: lost.clientIndex, uplink: lost.isUplink, notBefore: other.due))
         }
-        return [TraceEvent(time: now, observer: observerName(lost.to), kind: .lost(frame: lost.frame))]
+        return [TraceEvent(time: now, observer: observerName(lost.to), kind: .lost(frame: lost.frame), peer: observerName(lost.from))]
     }
 
     /// Every action that could happen next, in a deterministic order: for each client, its next

@@ -208,7 +208,7 @@ public struct World: Hashable, Sendable {
         case .server:
             guard server.accepts(message, from: envelope.clientIndex, epoch: envelope.epoch) else { return discarded }
             let time = now
-            let delivered = TraceEvent(time: now, observer: observer, kind: .delivered(message, frame: envelope.frame))
+            let delivered = TraceEvent(time: now, observer: observer, kind: .delivered(message, frame: envelope.frame), peer: clients[envelope.clientIndex].name)
             return [delivered] + serve { $0.handle(message, from: envelope.clientIndex, epoch: envelope.epoch, now: time) }
         case .client(let index):
             guard envelope.epoch == clients[index].epoch || envelope.epoch == Envelope.currentConnection else { return discarded }
@@ -227,7 +227,7 @@ public struct World: Hashable, Sendable {
             return output
         }.trace
         let kind = refusal.map { TraceEvent.Kind.protocolError(frame: frame, reason: $0) } ?? .delivered(message, frame: frame)
-        return [TraceEvent(time: now, observer: clients[index].name, kind: kind)] + trace
+        return [TraceEvent(time: now, observer: clients[index].name, kind: kind, peer: "server")] + trace
     }
 
     /// Lets the stage service handle an input. Connections it closed doing so (a leave, an

@@ -2,6 +2,7 @@ import ArgumentParser
 import Checking
 import Drivers
 import Foundation
+import Pictures
 import Scenario
 import StageWorld
 
@@ -105,6 +106,24 @@ struct CheckCommand: ParsableCommand {
             throw ValidationError("the counterexample: \(error)")
         }
         print("counterexample written to \(target)")
+        let page = (target as NSString).deletingPathExtension + ".html"
+        let picture = diagram(counterexample, initial: checker.initial, title: target, notes: header)
+        try PictureOptions.write(DiagramPage.html(picture), to: page, flag: "the counterexample's diagram")
+        print("its sequence diagram: \(page)")
         print("replay: stagesim run \(target)\(mutant.map { " --mutant \($0)" } ?? "")")
+    }
+
+    /// The counterexample's sequence diagram: its actions replayed under every monitor, each
+    /// event numbered by the action that produced it, the violation at the event it flagged.
+    private func diagram(_ counterexample: Counterexample, initial: World, title: String, notes: [String]) -> SequenceDiagram {
+        var loop = StepLoop(world: initial, monitors: MonitorSet(), recording: true)
+        var actionNumbers: [Int] = []
+        for (position, action) in counterexample.actions.enumerated() {
+            actionNumbers += Array(repeating: position + 1, count: loop.step(action).events.count)
+        }
+        let replayed = loop.monitors.violations.first { $0.invariant == counterexample.violation.invariant }
+        var violation = replayed ?? counterexample.violation
+        if replayed == nil { violation.eventIndex = nil }
+        return SequenceDiagram(title: title, trace: loop.trace, config: initial.config, violations: [violation], actionNumbers: actionNumbers, notes: notes)
     }
 }

@@ -26,16 +26,23 @@ struct ReplayCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Virtual seconds per generated scenario, as given to fuzz (\(OptionRanges.durationSeconds)).", transform: OptionRanges.durationSeconds.parse)
     var duration: UInt64?
     @Flag(help: "Include network deliveries and losses in the timeline.") var verbose = false
+    @Option(help: "Write the trace as JSON lines (an existing file is replaced).") var trace: String?
+    @OptionGroup var pictures: PictureOptions
     @Flag(help: "Run a regression file by its seed, ignoring its schedule, and write that run's actions as its new `schedule:` (after a model change).")
     var reschedule = false
 
     func validate() throws {
         guard (target == nil) != (id == nil) else { throw ValidationError("give a seed or a file, or --id, but not both") }
         guard !reschedule || target.map(FileManager.default.fileExists) == true else { throw ValidationError("--reschedule needs a regression file") }
+        guard !reschedule || (pictures.isEmpty && trace == nil) else { throw ValidationError("--reschedule writes no trace or pictures; drop --trace, --html and --trace-events") }
     }
 
     func run() throws {
         if reschedule, let target { return try rescheduleFile(target) }
+        try pictures.checkTargets()
+        if let trace {
+            do { try FileOutput.checkFile(trace) } catch { throw ValidationError("--trace: \(error)") }
+        }
         let scenario: Scenario
         var recordedHash: String?
         do {
@@ -60,6 +67,8 @@ struct ReplayCommand: ParsableCommand {
         }
         let run = ScenarioRunner.run(scenario)
         RunPrinter(verbose: verbose).printRun(run, timeline: true)
+        if let trace { try PictureOptions.write(run.trace.jsonLines, to: trace, flag: "--trace") }
+        try pictures.write(run)
         if let recordedHash {
             let same = recordedHash == XXH3.hex(run.traceHash)
             print(same ? "  same trace hash as when it was found" : "  trace hash differs from the recorded \(recordedHash): the code has changed since")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Pictures
 import Reporting
 
 /// `stagesim report <kind>`: generate the reports that are checked in under `Reports/`.
@@ -15,7 +16,7 @@ struct ReportCommand: ParsableCommand {
 struct VisibilityReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "visibility",
-        abstract: "Simulate the token-exchange visibility matrix (VIS-1..4) and write visibility.md and visibility.json.",
+        abstract: "Simulate the token-exchange visibility matrix (VIS-1..4) and write visibility.md, visibility.json and visibility.html.",
         discussion: "Exit status: 0 when every cell equals the seed's table and no invariant broke, 1 otherwise."
     )
 
@@ -24,7 +25,7 @@ struct VisibilityReportCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "How many seeds to simulate each cell on (seeds 1...N, N in \(VisibilityReportCommand.seedCount)).", transform: VisibilityReportCommand.seedCount.parse)
     var seeds: Int = 50
 
-    @Option(help: "The directory to write visibility.md and visibility.json to (checked before simulating).")
+    @Option(help: "The directory to write visibility.md, .json, .html and the per-cell diagrams under visibility/ to (checked before simulating).")
     var out: String = "Reports"
 
     func run() throws {
@@ -58,5 +59,23 @@ struct VisibilityReportCommand: ParsableCommand {
             throw ValidationError("the report: \(error)")
         }
         print("wrote \(markdownPath) and \(jsonPath)")
+        try writePage(matrix)
+    }
+
+    /// `visibility.html` and, under `visibility/`, the sequence diagram of each cell's representative seed.
+    private func writePage(_ matrix: VisibilityMatrix) throws {
+        let pagePath = (out as NSString).appendingPathComponent("visibility.html")
+        let folder = (out as NSString).appendingPathComponent(VisibilityPage.diagramFolder)
+        do {
+            try FileOutput.makeDirectories(folder)
+            for cell in matrix.cells {
+                let diagram = VisibilityPage.diagram(cell, matrix: matrix)
+                try FileOutput.writeWhole(DiagramPage.html(diagram), to: (folder as NSString).appendingPathComponent(VisibilityPage.diagramFile(cell)))
+            }
+            try FileOutput.writeWhole(VisibilityPage.html(matrix), to: pagePath)
+        } catch {
+            throw ValidationError("the report page: \(error)")
+        }
+        print("wrote \(pagePath) and \(matrix.cells.count) cell diagrams under \(folder)")
     }
 }

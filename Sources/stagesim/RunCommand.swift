@@ -33,6 +33,8 @@ struct RunCommand: ParsableCommand {
 
     @Option(help: "Switch on a deliberate bug (debug builds only; `stagesim invariants --mutants` lists them).") var mutant: String?
 
+    @OptionGroup var pictures: PictureOptions
+
     @Flag(help: "Add a fault plan drawn from the seed (each fault kind on or off per seed) and judge by the invariants only.")
     var swarm = false
 
@@ -44,6 +46,8 @@ struct RunCommand: ParsableCommand {
         let listing = try scenarioListing()
         let isDirectory = listing.isDirectory
         try checkTraceTarget(directoryMode: isDirectory)
+        if isDirectory && !pictures.isEmpty { throw ValidationError("--html and --trace-events need a single scenario file, not a directory") }
+        try pictures.checkTargets()
         print(seed.map { "seed: \($0)" } ?? "seed: each scenario's own (listed per scenario)")
         flushOutput()
         var problems = listing.unreadable.map { "\($0.path): cannot be read: \($0.reason)" }
@@ -67,6 +71,7 @@ struct RunCommand: ParsableCommand {
         progress.finish()
         printer.printRun(run, timeline: timeline ?? (!directoryMode || !run.passed))
         try writeTrace(run, directoryMode: directoryMode)
+        try pictures.write(run)
         flushOutput()
         return run
     }

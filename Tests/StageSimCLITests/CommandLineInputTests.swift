@@ -71,7 +71,7 @@ struct CommandLineInputTests {
         try command.run()
     }
 
-    @Test("report --out, run --trace and check --out that cannot be written fail before any work, with the system's reason")
+    @Test("report --out, run --trace, --html, --trace-events and check --out that cannot be written fail before any work, with the system's reason")
     func outputsCheckedFirst() throws {
         let (file, below) = try fileAndPathBelowIt()
         let scenario = packageRoot + "/Scenarios/str-2-subscribe-waits-for-publish.yaml"
@@ -81,6 +81,10 @@ struct CommandLineInputTests {
             (["run", scenario, "--trace", packageRoot + "/Scenarios"], "--trace: cannot write \(packageRoot)/Scenarios: Is a directory"),
             (["run", packageRoot + "/Scenarios/check", "--trace", file], "--trace: cannot write \(file): it is not a directory"),
             (["check", scenario, "--out", below], "--out: cannot write \(file): it is not a directory"),
+            (["run", scenario, "--html", below], "--html: cannot write \(file): it is not a directory"),
+            (["run", scenario, "--trace-events", below], "--trace-events: cannot write \(file): it is not a directory"),
+            (["replay", "3", "--html", below], "--html: cannot write \(file): it is not a directory"),
+            (["run", packageRoot + "/Scenarios/check", "--html", file], "--html and --trace-events need a single scenario file"),
         ]
         for (arguments, message) in cases {
             var command = try StageSimCommand.parseAsRoot(arguments)
