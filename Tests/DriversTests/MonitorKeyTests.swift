@@ -141,8 +141,8 @@ struct MonitorKeyTests {
 
     @Test("two paths to one world with different monitor histories are two states")
     func secondPathIsExploredAgain() throws {
-        let checker = try checker("strategy-changes")
-        let (violation, split) = worldKeyedSearch(checker, depth: 10)
+        let checker = try checker("reconnect")
+        let (violation, split) = worldKeyedSearch(checker, depth: 7)
         #expect(violation == nil)
         let (first, second) = try #require(split, "no world reached with two monitor histories")
         let identity = Symmetry.Permutation.identity
