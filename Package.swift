@@ -33,7 +33,7 @@ let package = Package(
             dependencies: ["Signaling", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: [.define("MUTANTS", .when(configuration: .debug))]
         ),
-        .target(name: "Simulation", dependencies: ["CXXHash"]),
+        .target(name: "Simulation", dependencies: ["CXXHash", .product(name: "DequeModule", package: "swift-collections")]),
         .target(
             name: "StageWorld",
             dependencies: [
@@ -71,6 +71,15 @@ let package = Package(
             name: "ReconcilerBenchmarks",
             dependencies: ["StageCore", .product(name: "Benchmark", package: "benchmark")],
             path: "Benchmarks/ReconcilerBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "SimulatorBenchmarks",
+            dependencies: [
+                "Drivers", "Scenario", "StageWorld", .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/SimulatorBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .testTarget(name: "StageCoreTests", dependencies: ["StageCore", "Simulation"]),

@@ -62,11 +62,14 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
         default:
             break
         }
-        for index in world.server.participants.indices {
-            let participant = world.server.participants[index]
-            let known = pongsHeard[participant.info.participantId]
-            guard known?.epoch != participant.epoch || known?.count != participant.pongsHeard else { continue }
-            pongsHeard[participant.info.participantId] = (participant.epoch, participant.pongsHeard)
+        // Field by field, not a copy of each participant (this runs on every server event).
+        let participants = world.server.participants
+        for index in participants.indices {
+            let id = participants[index].info.participantId
+            let epoch = participants[index].epoch, heard = participants[index].pongsHeard
+            let known = pongsHeard[id]
+            guard known?.epoch != epoch || known?.count != heard else { continue }
+            pongsHeard[id] = (epoch, heard)
         }
         return found
     }
@@ -102,12 +105,13 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
     /// without a pong heard before it: counted from the pongs heard at the last observation,
     /// so a pong that has just arrived late still counts as late.
     private func overdue(_ world: World) -> [String] {
-        let open = world.server.connections
-        let waiting = world.server.participants.filter { participant in
-            open.contains { $0.clientIndex == participant.clientIndex && $0.epoch == participant.epoch }
-                && participant.pingsSent > answered(participant)
+        let participants = world.server.participants
+        let waitingIndices = participants.indices.filter { index in
+            world.server.holdsConnection(clientIndex: participants[index].clientIndex, epoch: participants[index].epoch)
+                && participants[index].pingsSent > answered(participants[index])
         }
-        guard !waiting.isEmpty else { return [] }
+        guard !waitingIndices.isEmpty else { return [] }
+        let waiting = waitingIndices.map { participants[$0] }
         var pendingDeadlines: [(clientIndex: Int, epoch: Int, number: Int)] = []
         for entry in world.pending.entries {
             guard case .serverTimer(.pongDeadline(let client, let epoch, let number)) = entry.payload,

@@ -16,9 +16,14 @@ public struct StepLoop: Sendable {
 
     /// `recording`: whether to keep the actions and their events.
     public init(world: World, monitors: MonitorSet = MonitorSet([]), recording: Bool = false) {
+        self.init(world: world, monitors: monitors, recording: recording ? Recording() : nil)
+    }
+
+    /// `recording`: where the run goes (a streamed trace keeps no events); nil records nothing.
+    public init(world: World, monitors: MonitorSet, recording: Recording?) {
         self.world = world
         self.monitors = monitors
-        self.recording = recording ? Recording() : nil
+        self.recording = recording
     }
 
     /// Applies `action` (`World.applyReportingChanges`; `host` supplies Swift-API strategy
@@ -28,8 +33,7 @@ public struct StepLoop: Sendable {
     public mutating func step(_ action: Action, host: (any HostStrategies)? = nil) -> StepOutcome {
         let before = monitors.violations.count
         let (events, changed) = world.applyReportingChanges(action, host: host)
-        recording?.actions.append(action)
-        recording?.trace.append(contentsOf: events)
+        recording?.record(action, events: events)
         monitors.observe(events, world: world)
         return StepOutcome(events: events, changed: changed, violations: Array(monitors.violations.dropFirst(before)))
     }
@@ -45,10 +49,18 @@ public struct StepLoop: Sendable {
 }
 
 /// What a recording loop kept: the actions taken, a schedule that replays the run exactly, and
-/// the trace of their events.
+/// the trace of their events. A trace that keeps no events (streamed) keeps no actions either:
+/// such a run keeps nothing that grows with its length.
 public struct Recording: Sendable {
     public var actions: [Action] = []
-    public var trace = Trace()
+    public var trace: Trace
+
+    public init(trace: Trace = Trace()) { self.trace = trace }
+
+    mutating func record(_ action: Action, events: [TraceEvent]) {
+        if trace.keepsEvents { actions.append(action) }
+        trace.append(contentsOf: events)
+    }
 }
 
 /// What one step did: its events, the world components it changed (the checker rehashes only

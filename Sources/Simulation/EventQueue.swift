@@ -1,8 +1,14 @@
+import DequeModule
+
 /// Pending events ordered by (due time, insertion sequence), as swift-nio's embedded loop does:
 /// ties resolve by the order of scheduling, identically in every run (NET-1).
 ///
-/// A sorted array, not a heap: the model checker must see and remove any pending entry, and
-/// the queues of one world stay small (tens of entries), where a shifted array is fastest.
+/// A sorted double-ended queue with an index from sequence number to due time, so that the
+/// model checker can see every entry in order and remove any of them, and the simulator's
+/// common case stays cheap: the earliest entry leaves in O(1), any other entry is found by
+/// binary search on its (due, sequence) key in O(log n) and leaves by shifting the shorter
+/// side, and a new entry (usually due after most others) goes in by binary search, shifting
+/// the shorter side. (A sorted array shifted every entry on each removal of the earliest.)
 public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
     /// One scheduled event and the key that orders it.
     public struct Entry: Hashable, Sendable {
@@ -11,8 +17,11 @@ public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
         public var payload: Payload
     }
 
-    public private(set) var entries: [Entry] = []
+    /// Every pending entry, sorted by (due, sequence).
+    public private(set) var entries: Deque<Entry> = []
     public private(set) var nextSequence: UInt64 = 0
+    /// The due time of each pending entry, by sequence number (derived from `entries`).
+    private var dueBySequence: [UInt64: VirtualTime] = [:]
 
     public init() {}
 
@@ -25,19 +34,30 @@ public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
     public mutating func schedule(_ payload: Payload, at due: VirtualTime) -> UInt64 {
         let entry = Entry(due: due, sequence: nextSequence, payload: payload)
         nextSequence += 1
-        entries.insert(entry, at: insertionIndex(for: entry))
+        dueBySequence[entry.sequence] = due
+        // Its sequence number is the largest yet: it goes last unless an entry is due later.
+        if entries.isEmpty || entries[entries.count - 1].due <= due {
+            entries.append(entry)
+        } else {
+            entries.insert(entry, at: index(ofKey: due, entry.sequence))
+        }
         return entry.sequence
     }
 
     /// Removes and returns the entry with this sequence number, if it is still pending.
     @discardableResult
     public mutating func remove(sequence: UInt64) -> Entry? {
-        guard let index = entries.firstIndex(where: { $0.sequence == sequence }) else { return nil }
-        return entries.remove(at: index)
+        if entries.first?.sequence == sequence {
+            dueBySequence[sequence] = nil
+            return entries.removeFirst()
+        }
+        guard let position = position(of: sequence) else { return nil }
+        dueBySequence[sequence] = nil
+        return entries.remove(at: position)
     }
 
     public func entry(sequence: UInt64) -> Entry? {
-        entries.first(where: { $0.sequence == sequence })
+        position(of: sequence).map { entries[$0] }
     }
 
     /// Removes every entry whose payload matches; returns how many were removed.
@@ -45,16 +65,35 @@ public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
     public mutating func removeAll(where shouldRemove: (Payload) -> Bool) -> Int {
         let before = entries.count
         entries.removeAll(where: { shouldRemove($0.payload) })
+        guard entries.count != before else { return 0 }
+        dueBySequence = Dictionary(uniqueKeysWithValues: entries.lazy.map { ($0.sequence, $0.due) })
         return before - entries.count
     }
 
-    private func insertionIndex(for entry: Entry) -> Int {
+    /// Equal queues hold the same entries in the same order and would number the next alike
+    /// (the index is derived from the entries).
+    public static func == (left: EventQueue, right: EventQueue) -> Bool {
+        left.nextSequence == right.nextSequence && left.entries == right.entries
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(nextSequence)
+        hasher.combine(entries)
+    }
+
+    /// Where the pending entry with this sequence number is in `entries`, if it is pending.
+    private func position(of sequence: UInt64) -> Int? {
+        guard let due = dueBySequence[sequence] else { return nil }
+        return index(ofKey: due, sequence)
+    }
+
+    /// The first position whose entry's key is not below (due, sequence).
+    private func index(ofKey due: VirtualTime, _ sequence: UInt64) -> Int {
         var low = 0
         var high = entries.count
         while low < high {
             let middle = (low + high) / 2
-            let other = entries[middle]
-            if (other.due, other.sequence) < (entry.due, entry.sequence) {
+            if (entries[middle].due, entries[middle].sequence) < (due, sequence) {
                 low = middle + 1
             } else {
                 high = middle

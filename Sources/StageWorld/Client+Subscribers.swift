@@ -194,7 +194,8 @@ extension Client {
     private func slotIndex(_ publisherId: String) -> Int? { subscribers.firstIndex { $0.publisherId == publisherId } }
 
     private func emit(_ index: Int, _ events: [SubscriberEvent]) -> [SubscriberTraceEvent] {
-        let slot = subscribers[index]
-        return events.map { SubscriberTraceEvent(publisherId: slot.publisherId, streamId: slot.state.stream.streamId, event: $0) }
+        guard !events.isEmpty else { return [] }
+        let publisherId = subscribers[index].publisherId, streamId = subscribers[index].state.stream.streamId
+        return events.map { SubscriberTraceEvent(publisherId: publisherId, streamId: streamId, event: $0) }
     }
 }

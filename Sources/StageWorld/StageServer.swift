@@ -72,7 +72,13 @@ public struct StageServer: Hashable, Sendable {
 
     /// The client connections the service holds open now, in participant order (SIG-6, NET-3).
     public var connections: [ServiceConnection] {
-        participants.filter { !$0.isInterrupted }.map { ServiceConnection(clientIndex: $0.clientIndex, epoch: $0.epoch) }
+        // Field by field: `filter` would copy every participant first (the world asks this
+        // before and after every service step).
+        var open: [ServiceConnection] = []
+        for index in participants.indices where !participants[index].isInterrupted {
+            open.append(ServiceConnection(clientIndex: participants[index].clientIndex, epoch: participants[index].epoch))
+        }
+        return open
     }
 
     /// Whether the service holds this client's connection `epoch` open (no copy: monitors ask

@@ -139,6 +139,8 @@ public enum TraceText {
     /// A signaling frame as the trace shows it: the JSON text, with the signature segment of
     /// every JWT in it replaced by `<signature>` (ECDSA signatures differ between processes).
     public static func frame(_ text: String) -> String {
+        // Most frames carry no token: a byte scan spares them the Unicode-aware search.
+        guard containsTokenStart(text) else { return text }
         var result = ""
         var rest = Substring(text)
         while let start = rest.range(of: "eyJ") {
@@ -153,6 +155,18 @@ public enum TraceText {
             rest = rest[candidate.endIndex...]
         }
         return result + rest
+    }
+
+    /// Whether the UTF-8 bytes of `text` contain `eyJ` (how every JWT's header begins).
+    private static func containsTokenStart(_ text: String) -> Bool {
+        var bytes = text.utf8.makeIterator()
+        var matched = 0
+        let start: [UInt8] = [UInt8(ascii: "e"), UInt8(ascii: "y"), UInt8(ascii: "J")]
+        while let byte = bytes.next() {
+            matched = byte == start[matched] ? matched + 1 : (byte == start[0] ? 1 : 0)
+            if matched == start.count { return true }
+        }
+        return false
     }
 
     /// A token as the trace shows it: its claims (never the signature, which ECDSA randomizes),
@@ -235,6 +249,10 @@ public enum TraceText {
 
     /// A JSON string literal for `text`, escaping quotes, backslashes and control characters.
     public static func json(_ text: String) -> String {
+        // Text with nothing to escape (most of it) is quoted as it is.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""
+        }
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

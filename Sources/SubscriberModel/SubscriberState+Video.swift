@@ -44,7 +44,7 @@ extension SubscriberState {
     mutating func announcePending() -> [SubscriberEvent] {
         guard phase == .connected else { return [] }
         var events: [SubscriberEvent] = []
-        let active = Set(videoDisabledReasons)
+        let active = videoDisabledReasons // at most three, in order: no set to build on every sample
         for reason in SubscriberVideoEventReason.allCases {
             if active.contains(reason), !announcedVideoDisabled.contains(reason) {
                 announcedVideoDisabled.insert(reason)

@@ -1,4 +1,5 @@
 import Foundation
+import StageWorld
 
 /// A place that cannot be written, with the operating system's reason.
 struct OutputError: Error, CustomStringConvertible {
@@ -51,8 +52,7 @@ enum FileOutput {
 
     /// Writes `bytes` whole, the same way.
     static func writeWhole(_ bytes: [UInt8], to path: String) throws(OutputError) {
-        let name = (path as NSString).lastPathComponent
-        let temporary = (parent(of: path) as NSString).appendingPathComponent(".\(name).\(getpid()).tmp")
+        let temporary = temporaryPath(for: path)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw OutputError(path: path, errorNumber: errno) }
         let failure = writeAll(bytes, to: descriptor)
@@ -64,8 +64,13 @@ enum FileOutput {
         }
     }
 
-    /// Writes every byte and flushes it to disk; returns 0, or the first `errno`.
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32 {
+    /// The hidden temporary file `path` is written through, beside it.
+    static func temporaryPath(for path: String) -> String {
+        (parent(of: path) as NSString).appendingPathComponent(".\((path as NSString).lastPathComponent).\(getpid()).tmp")
+    }
+
+    /// Writes every byte and, when `syncing`, flushes it to disk; returns 0, or the first `errno`.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, syncing: Bool = true) -> Int32 {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -74,7 +79,7 @@ enum FileOutput {
                 guard written > 0 else { return written < 0 ? errno : EIO }
                 offset += written
             }
-            return fsync(descriptor) == 0 ? 0 : errno
+            return !syncing || fsync(descriptor) == 0 ? 0 : errno
         }
     }
 
@@ -95,5 +100,58 @@ enum FileOutput {
     private static func parent(of path: String) -> String {
         let parent = (path as NSString).deletingLastPathComponent
         return parent.isEmpty ? "." : parent
+    }
+}
+
+/// A trace file written as the run goes (`stagesim run --trace`): lines are buffered into its
+/// hidden temporary file, which `finish` flushes to disk and renames over the target, as
+/// `FileOutput.writeWhole` does; nothing of the run is held beyond the buffer.
+final class StreamedTraceFile: TraceSink, @unchecked Sendable {
+    private let path: String
+    private let temporary: String
+    private var descriptor: Int32
+    private var buffer: [UInt8] = []
+    /// The first `errno` met, reported by `finish`.
+    private var failure: Int32 = 0
+    private static let bufferBytes = 1 << 16
+
+    /// Opens the temporary file beside `path` (a single-threaded run writes it).
+    init(path: String) throws(OutputError) {
+        self.path = path
+        self.temporary = FileOutput.temporaryPath(for: path)
+        descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw OutputError(path: path, errorNumber: errno) }
+        buffer.reserveCapacity(Self.bufferBytes)
+    }
+
+    func write(_ line: String) {
+        buffer.append(contentsOf: line.utf8)
+        if buffer.count >= Self.bufferBytes { flushBuffer(syncing: false) }
+    }
+
+    /// Writes what is buffered, flushes the file to disk and renames it over the target.
+    func finish() throws(OutputError) {
+        flushBuffer(syncing: true)
+        if close(descriptor) != 0 && failure == 0 { failure = errno }
+        descriptor = -1
+        if failure == 0 && rename(temporary, path) != 0 { failure = errno }
+        guard failure == 0 else {
+            unlink(temporary)
+            throw OutputError(path: path, errorNumber: failure)
+        }
+    }
+
+    private func flushBuffer(syncing: Bool) {
+        guard failure == 0 else { return }
+        if !buffer.isEmpty || syncing {
+            failure = FileOutput.writeAll(buffer, to: descriptor, syncing: syncing)
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    deinit {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        unlink(temporary)
     }
 }

@@ -3,6 +3,7 @@ import Drivers
 import Foundation
 import Scenario
 import Simulation
+import StageWorld
 
 /// `stagesim run <file|dir>`: replay scenario scripts under the seeded simulator.
 struct RunCommand: ParsableCommand {
@@ -64,13 +65,27 @@ struct RunCommand: ParsableCommand {
     }
 
     /// Runs one scenario under its progress line, prints it, writes its trace and pushes the
-    /// output out (so a pipe sees each scenario as it ends).
+    /// output out (so a pipe sees each scenario as it ends). The trace streams to its file and
+    /// keeps no events unless a timeline or a picture is wanted; a failing run whose timeline was not
+    /// wanted before it ended is run again, keeping them (runs are deterministic).
     private func run(_ scenario: Scenario, printer: RunPrinter, directoryMode: Bool) throws -> ScenarioRun {
         var progress = RunProgressLine()
-        let run = ScenarioRunner.run(scenario, seed: seed, swarm: swarm) { progress.update(virtualTime: $0, events: $1) }
+        let traceFile = try traceFile(for: scenario, directoryMode: directoryMode)
+        let keepsEvents = (timeline ?? !directoryMode) || !pictures.isEmpty
+        var run = ScenarioRunner.run(scenario, seed: seed, swarm: swarm, trace: Trace(keepsEvents: keepsEvents, sink: traceFile)) {
+            progress.update(virtualTime: $0, events: $1)
+        }
         progress.finish()
-        printer.printRun(run, timeline: timeline ?? (!directoryMode || !run.passed))
-        try writeTrace(run, directoryMode: directoryMode)
+        do {
+            try traceFile?.finish()
+        } catch {
+            throw ValidationError("--trace: \(error)")
+        }
+        let showsTimeline = timeline ?? (!directoryMode || !run.passed)
+        if showsTimeline && !run.trace.keepsEvents {
+            run = ScenarioRunner.run(scenario, seed: seed, swarm: swarm)
+        }
+        printer.printRun(run, timeline: showsTimeline)
         try pictures.write(run)
         flushOutput()
         return run
@@ -120,12 +135,13 @@ struct RunCommand: ParsableCommand {
         }
     }
 
-    private func writeTrace(_ run: ScenarioRun, directoryMode: Bool) throws {
-        guard let trace else { return }
-        let base = ((run.scenario.path as NSString).lastPathComponent as NSString).deletingPathExtension
+    /// The file `--trace` streams this scenario's trace to, if any.
+    private func traceFile(for scenario: Scenario, directoryMode: Bool) throws -> StreamedTraceFile? {
+        guard let trace else { return nil }
+        let base = ((scenario.path as NSString).lastPathComponent as NSString).deletingPathExtension
         let target = directoryMode ? (trace as NSString).appendingPathComponent(base + ".jsonl") : trace
         do {
-            try FileOutput.writeWhole(run.trace.jsonLines, to: target)
+            return try StreamedTraceFile(path: target)
         } catch {
             throw ValidationError("--trace: \(error)")
         }

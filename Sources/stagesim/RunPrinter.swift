@@ -24,7 +24,7 @@ struct RunPrinter {
         } else {
             for violation in run.violations { print("  VIOLATION \(violation)") }
         }
-        print("  trace hash: \(XXH3.hex(run.traceHash))  (\(run.trace.events.count) events)")
+        print("  trace hash: \(XXH3.hex(run.traceHash))  (\(run.trace.count) events)")
         if !run.passed {
             print("  replay: stagesim run \(run.scenario.path) --seed \(run.seed)\(run.swarm == nil ? "" : " --swarm")")
         }

@@ -71,6 +71,19 @@ struct CLIProcessTests {
         #expect(bytesA == (try Data(contentsOf: URL(fileURLWithPath: traceB))))
     }
 
+    @Test("a streamed trace (no timeline, no events kept) writes the same bytes and prints the same hash as a kept one")
+    func streamedTraceMatchesKept() throws {
+        let kept = try temporaryFile("kept.jsonl", contents: "")
+        let streamed = try temporaryFile("streamed.jsonl", contents: "old contents")
+        let keptRun = try stagesim(["run", lossy, "--seed", "77", "--trace", kept])
+        let streamedRun = try stagesim(["run", lossy, "--seed", "77", "--no-timeline", "--trace", streamed])
+        #expect(streamedRun.status == 0, "\(streamedRun.output)\(streamedRun.errorOutput)")
+        #expect(try #require(traceHash(in: keptRun.output)) == traceHash(in: streamedRun.output))
+        let keptBytes = try Data(contentsOf: URL(fileURLWithPath: kept))
+        #expect(!keptBytes.isEmpty)
+        #expect(keptBytes == (try Data(contentsOf: URL(fileURLWithPath: streamed))))
+    }
+
     @Test("on the lossy scenario a different seed gives a different trace")
     func seedsDiffer() throws {
         let first = try stagesim(["run", lossy, "--seed", "77"])

@@ -37,12 +37,16 @@ public struct ScenarioRun: Sendable {
 public enum ScenarioRunner {
     /// Runs `scenario`; with `swarm`, under a fault plan drawn from the seed (NET-2), judged by
     /// the invariants alone. `progress` hears the virtual time and event count after each step.
+    /// `trace` records a timed run; a streamed one (no events kept) still keeps them when the
+    /// scenario's expectations read them.
     public static func run(
-        _ original: Scenario, seed: UInt64? = nil, swarm: Bool = false, progress: (VirtualTime, Int) -> Void = { _, _ in }
+        _ original: Scenario, seed: UInt64? = nil, swarm: Bool = false, trace: Trace = Trace(),
+        progress: (VirtualTime, Int) -> Void = { _, _ in }
     ) -> ScenarioRun {
         let seed = seed ?? original.seed
         let (scenario, faults) = swarm ? original.underSwarmFaults(seed: seed) : (original, nil)
-        let run = monitoredRun(scenario, seed: seed, progress: progress)
+        let needsEvents = !scenario.expectations.isEmpty || !scenario.exhaustive.isEmpty
+        let run = monitoredRun(scenario, seed: seed, trace: needsEvents ? trace.keepingEvents() : trace, progress: progress)
         let results = evaluate(scenario.expectations, trace: run.trace)
         var scenarioRun = ScenarioRun(
             scenario: scenario, seed: seed, trace: run.trace, expectationResults: results,
@@ -56,15 +60,17 @@ public enum ScenarioRunner {
     }
 
     /// The timed simulator, or the scenario's schedule when it has one.
-    private static func monitoredRun(_ scenario: Scenario, seed: UInt64, progress: (VirtualTime, Int) -> Void) -> MonitoredRun {
+    private static func monitoredRun(
+        _ scenario: Scenario, seed: UInt64, trace: Trace, progress: (VirtualTime, Int) -> Void
+    ) -> MonitoredRun {
         let world = scenario.makeWorld(seed: seed)
         guard let schedule = scenario.schedule else {
             return MonitoredRun(
                 world: world, seed: seed, until: .zero + scenario.duration, settle: scenario.settle,
-                eventBudget: scenario.runEventBudget, progress: progress
+                eventBudget: scenario.runEventBudget, trace: trace, progress: progress
             )
         }
-        return MonitoredRun(world: world, schedule: schedule.map(\.action), settle: scenario.settle, end: scenario.scheduleEnd)
+        return MonitoredRun(world: world, schedule: schedule.map(\.action), settle: scenario.settle, end: scenario.scheduleEnd, trace: trace)
     }
 
     /// A schedule step that could not be taken: the file no longer matches the model.

@@ -17,13 +17,14 @@ public struct MonitoredRun: Sendable {
     public var runaway: RunawayRun?
 
     /// `settle`: how long the network must be quiet before views must have converged;
-    /// `progress` hears the virtual time and the trace's event count after each step.
+    /// `progress` hears the virtual time and the trace's event count after each step; `trace`
+    /// records the run (a streamed one keeps neither events nor actions).
     public init(
         world: World, seed: UInt64, until end: VirtualTime, settle: VirtualDuration = .seconds(5),
-        eventBudget: EventBudget = .unlimited, progress: (VirtualTime, Int) -> Void = { _, _ in }
+        eventBudget: EventBudget = .unlimited, trace: Trace = Trace(), progress: (VirtualTime, Int) -> Void = { _, _ in }
     ) {
         var simulator = Simulator(
-            world: world, seed: seed, eventBudget: eventBudget, monitors: MonitorSet(settle: settle), recording: true
+            world: world, seed: seed, eventBudget: eventBudget, monitors: MonitorSet(settle: settle), recording: true, trace: trace
         )
         var eventCount = 0
         simulator.run(until: end) { _, events, world in
@@ -43,10 +44,13 @@ public struct MonitoredRun: Sendable {
     /// action in turn, with every monitor watching, then the checks `end` names. Stops at the
     /// first action that names no pending event (`World.canReplay`); `unplayable` is its position.
     /// A counterexample (`end` quiescent) keeps time as the checker did, by timers only.
-    public init(world: World, schedule: [Action], settle: VirtualDuration = .seconds(5), end: ScheduleEnd = .quiescent) {
+    /// `trace` records the replay, as for a timed run.
+    public init(
+        world: World, schedule: [Action], settle: VirtualDuration = .seconds(5), end: ScheduleEnd = .quiescent, trace: Trace = Trace()
+    ) {
         var world = world
         if end == .quiescent { world.timekeeping = .timersOnly }
-        var loop = StepLoop(world: world, monitors: MonitorSet(settle: settle), recording: true)
+        var loop = StepLoop(world: world, monitors: MonitorSet(settle: settle), recording: Recording(trace: trace))
         for (position, action) in schedule.enumerated() {
             guard loop.world.canReplay(action) else {
                 unplayable = position

@@ -15,12 +15,13 @@ public struct Simulator: Sendable {
     /// Set when the run took its whole event budget: nothing more happens after that.
     public private(set) var runaway: RunawayRun?
 
-    /// `monitors` watch every step; `recording` keeps the actions and their events (`StepLoop`).
+    /// `monitors` watch every step; `recording` keeps the actions and their events (`StepLoop`)
+    /// in `trace` (a streamed trace keeps neither).
     public init(
         world: World, seed: UInt64, eventBudget: EventBudget = .unlimited, monitors: MonitorSet = MonitorSet([]),
-        recording: Bool = false
+        recording: Bool = false, trace: Trace = Trace()
     ) {
-        self.loop = StepLoop(world: world, monitors: monitors, recording: recording)
+        self.loop = StepLoop(world: world, monitors: monitors, recording: recording ? Recording(trace: trace) : nil)
         self.faults = SplitMix64.stream(seed: seed, name: "faults")
         self.eventBudget = eventBudget
         self.tally = EventTally(clients: world.clients.count)
