@@ -22,7 +22,7 @@ let traceEventsMetric = BenchmarkMetric.custom("trace events", polarity: .prefer
 let virtualMillisecondsMetric = BenchmarkMetric.custom("virtual ms", polarity: .prefersLarger, useScalingFactor: false)
 
 let benchmarks: @Sendable () -> Void = {
-    let metrics: [BenchmarkMetric] = [.wallClock, .peakMemoryResident, traceEventsMetric, virtualMillisecondsMetric]
+    let metrics: [BenchmarkMetric] = [.wallClock, .throughput, .peakMemoryResident, traceEventsMetric, virtualMillisecondsMetric]
     let runs: [(name: String, file: String, iterations: Int)] = [
         ("stage-25 1h", "stage-25-1h.yaml", 3),
         ("stage-25 10h", "stage-25-10h.yaml", 1),
