@@ -25,6 +25,11 @@ public struct ServerParticipant: Hashable, Sendable {
 public struct ServiceConnection: Hashable, Sendable {
     public var clientIndex: Int
     public var epoch: Int
+
+    public init(clientIndex: Int, epoch: Int) {
+        self.clientIndex = clientIndex
+        self.epoch = epoch
+    }
 }
 
 /// The stage service: token verification on join and exchange, the participant registry,
