@@ -23,6 +23,18 @@ struct ScheduleTests {
 
     """
 
+    @Test("a scheduled regression replays as recorded under another seed and under swarm faults")
+    func scheduleIgnoresSeedAndSwarm() throws {
+        let scenario = try ScenarioLoader.load(path: packageRoot + "/Scenarios/regressions/seed-1097-views-converge-when-quiet.yaml")
+        let recorded = ScenarioRunner.run(scenario)
+        #expect(recorded.passed)
+        for run in [ScenarioRunner.run(scenario, seed: 1), ScenarioRunner.run(scenario, seed: 1, swarm: true)] {
+            #expect(run.seed == scenario.seed && run.swarm == nil)
+            #expect(run.trace.hash == recorded.trace.hash, "a scheduled run must not depend on --seed or --swarm")
+            #expect(run.violations.isEmpty)
+        }
+    }
+
     @Test("a schedule runs exactly its actions; a step that is not enabled is reported at its line")
     func scheduleRuns() throws {
         let scenario = try ScenarioLoader.parse(base, path: "s.yaml")

@@ -36,15 +36,18 @@ public struct ScenarioRun: Sendable {
 /// invariant monitor, then judged against the script's expectations.
 public enum ScenarioRunner {
     /// Runs `scenario`; with `swarm`, under a fault plan drawn from the seed (NET-2), judged by
-    /// the invariants alone. `progress` hears the virtual time and event count after each step.
+    /// the invariants alone. A scenario with a `schedule:` replays its fixed list of actions,
+    /// recorded under its own seed, which another seed or a drawn fault plan would only derail,
+    /// so it runs as written whatever `seed` and `swarm` say. `progress` hears the virtual time and event count after each step.
     /// `trace` records a timed run; a streamed one (no events kept) still keeps them when the
     /// scenario's expectations read them.
     public static func run(
         _ original: Scenario, seed: UInt64? = nil, swarm: Bool = false, trace: Trace = Trace(),
         progress: (VirtualTime, Int) -> Void = { _, _ in }
     ) -> ScenarioRun {
-        let seed = seed ?? original.seed
-        let (scenario, faults) = swarm ? original.underSwarmFaults(seed: seed) : (original, nil)
+        let isScheduled = original.schedule != nil
+        let seed = isScheduled ? original.seed : seed ?? original.seed
+        let (scenario, faults) = swarm && !isScheduled ? original.underSwarmFaults(seed: seed) : (original, nil)
         let needsEvents = !scenario.expectations.isEmpty || !scenario.exhaustive.isEmpty
         let run = monitoredRun(scenario, seed: seed, trace: needsEvents ? trace.keepingEvents() : trace, progress: progress)
         let results = evaluate(scenario.expectations, trace: run.trace)
