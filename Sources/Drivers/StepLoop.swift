@@ -35,7 +35,8 @@ public struct StepLoop: Sendable {
         let (events, changed) = world.applyReportingChanges(action, host: host)
         recording?.record(action, events: events)
         monitors.observe(events, world: world)
-        return StepOutcome(events: events, changed: changed, violations: Array(monitors.violations.dropFirst(before)))
+        let found = monitors.violations.count > before ? Array(monitors.violations[before...]) : []
+        return StepOutcome(events: events, changed: changed, violations: found)
     }
 
     /// The monitors' end-of-run checks on the current world (a timed run's end).

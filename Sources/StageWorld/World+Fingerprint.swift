@@ -112,16 +112,20 @@ private struct PendingByClient {
     /// Downlink frames, then uplink frames.
     var deliveries: [[Envelope]] = [[], []]
 
+    /// Reads the queue in place: the client's entries are picked and ordered by position,
+    /// so no entry is copied except into the lists.
     init(_ world: World, clientIndex: Int) {
-        var mine = world.pending.entries.filter { entry in
-            switch entry.payload {
+        let entries = world.pending.entries
+        var mine = entries.indices.filter { position in
+            switch entries[position].payload {
             case .hostCall(let index, _), .timer(let index, _): index == clientIndex
             case .delivery(let envelope): envelope.clientIndex == clientIndex
             case .serverTimer: false
             }
         }
-        mine.sort { $0.sequence < $1.sequence }
-        for entry in mine {
+        mine.sort { entries[$0].sequence < entries[$1].sequence }
+        for position in mine {
+            let entry = entries[position]
             switch entry.payload {
             case .hostCall(_, let call): hostCalls.append(call)
             case .timer(_, let timer): timers.append((timer, entry.due))

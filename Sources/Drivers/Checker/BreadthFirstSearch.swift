@@ -62,9 +62,9 @@ struct BreadthFirstSearch {
         var successors: [ModelChecker.Successor] = []
         var metInSlice = Set<StateKey>()
         var scratch = CanonicalWriter(reservingCapacity: 4096)
-        for index in nodes.indices {
-            for action in checker.actions(from: nodes[index]) {
-                var successor = checker.successor(of: nodes[index], via: action, scratch: &scratch)
+        for node in nodes {
+            for action in checker.actions(from: node) {
+                var successor = checker.successor(of: node, via: action, scratch: &scratch)
                 if successor.violation == nil && (visited.contains(successor.key) || !metInSlice.insert(successor.key).inserted) {
                     successor.node = nil
                 }

@@ -167,11 +167,11 @@ public struct ModelChecker: Sendable {
         let step = next.loop.step(action)
         if case .drop = action { next.drops += 1 }
         for component in next.componentHashes.indices where step.changed.contains(component: component) {
-            next.componentHashes[component] = next.world.componentHash(component, scratch: &scratch)
+            next.componentHashes[component] = next.loop.world.componentHash(component, scratch: &scratch)
         }
         var violation = step.violations.first
-        if violation == nil && next.world.isQuiescent {
-            violation = next.monitors.quiescentViolations(world: next.world).first
+        if violation == nil && next.loop.world.isQuiescent {
+            violation = next.loop.monitors.quiescentViolations(world: next.loop.world).first
         }
         let (key, orbit) = self.key(of: next, scratch: &scratch)
         return Successor(parent: node.id, action: action, node: next, key: key, orbitSize: orbit, violation: violation)
@@ -185,7 +185,7 @@ public struct ModelChecker: Sendable {
             scratch.reset()
             scratch.write(node.drops)
             for hash in node.componentHashes { scratch.write(hash) }
-            node.monitors.encodeState(into: &scratch, world: node.world)
+            node.loop.monitors.encodeState(into: &scratch, world: node.loop.world)
             return (StateKey(fingerprint: XXH3.hash64(scratch.bytes), bytes: []), 1)
         }
         let identity = Symmetry.Permutation.identity
