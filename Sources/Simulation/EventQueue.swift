@@ -72,21 +72,17 @@ public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
     }
 
     /// Removes every entry whose payload matches, in one pass; returns how many were removed.
-    @discardableResult
+    @inlinable @discardableResult
     public mutating func removeAll(where shouldRemove: (Payload) -> Bool) -> Int {
-        let before = heap.count
-        heap.removeAll { shouldRemove($0.payload) }
-        guard heap.count != before else { return 0 }
-        heapify()
-        return before - heap.count
+        removeEntries { shouldRemove($0.payload) }
     }
 
-    /// Removes every entry whose sequence number is in `sequences`, in one pass; returns how
-    /// many were removed.
-    @discardableResult
-    public mutating func remove(sequences: Set<UInt64>) -> Int {
+    /// Removes every entry that matches, in one pass over the heap and one rebuild of it, O(n)
+    /// however many go; returns how many were removed.
+    @inlinable @discardableResult
+    public mutating func removeEntries(where shouldRemove: (Entry) -> Bool) -> Int {
         let before = heap.count
-        heap.removeAll { sequences.contains($0.sequence) }
+        heap.removeAll(where: shouldRemove)
         guard heap.count != before else { return 0 }
         heapify()
         return before - heap.count
@@ -149,7 +145,7 @@ public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
     }
 
     /// Restores the heap order of `entries` after a bulk change, in O(n).
-    private mutating func heapify() {
+    @inlinable mutating func heapify() {
         for position in stride(from: heap.count / 2 - 1, through: 0, by: -1) {
             siftDown(from: position)
         }

@@ -103,12 +103,13 @@ extension World {
         guard let entry = pending.entry(sequence: sequence), case .delivery(var lost) = entry.payload else { return [] }
         touched.insert(trafficOf: lost.clientIndex)
         let link = (lost.clientIndex, lost.isUplink)
-        let behind = pending.entries.filter { other in
+        func isBehind(_ other: EventQueue<PendingEvent>.Entry) -> Bool {
             guard other.sequence > sequence, case .delivery(let envelope) = other.payload else { return false }
             return (envelope.clientIndex, envelope.isUplink) == link
-        }.sorted { $0.precedes($1) }
+        }
+        let behind = pending.entries.filter(isBehind).sorted { $0.precedes($1) }
         pending.remove(sequence: sequence)
-        pending.remove(sequences: Set(behind.map(\.sequence)))
+        if !behind.isEmpty { pending.removeEntries(where: isBehind) }
         advanceClock(to: entry.due, firing: entry.payload)
         let backoff = UInt64(1) << UInt64(min(lost.lostTransmissions, 6))
         let timeout = network.links[lost.clientIndex].retransmissionTimeout * backoff

@@ -148,7 +148,7 @@ public struct World: Hashable, Sendable {
     /// holding one (the service for its timers, a client's traffic for its own) has changed
     /// for the state key.
     mutating func touchTimerOwners() {
-        for entry in pending.entries {
+        for entry in pending.entries where !touched.containsEveryComponent {
             switch entry.payload {
             case .timer(let index, _): touched.insert(trafficOf: index)
             case .serverTimer: touched.insertService()
