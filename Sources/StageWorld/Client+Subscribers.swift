@@ -9,7 +9,12 @@ public struct SubscriberSlot: Hashable, Sendable {
     public var announcement: Int
     public var state: SubscriberState
 
-    var isActive: Bool { [.subscribing, .connected, .reconnecting].contains(state.phase) }
+    var isActive: Bool {
+        switch state.phase {
+        case .subscribing, .connected, .reconnecting: true
+        default: false
+        }
+    }
 }
 
 /// Another participant's connection as the stage service reports it (SUB-4): dropped and kept

@@ -102,10 +102,9 @@ extension World {
     mutating func drop(sequence: UInt64) -> [TraceEvent] {
         guard let entry = pending.entry(sequence: sequence), case .delivery(var lost) = entry.payload else { return [] }
         touched.insert(trafficOf: lost.clientIndex)
-        let link = (lost.clientIndex, lost.isUplink)
+        let link = Network.direction(clientIndex: lost.clientIndex, uplink: lost.isUplink)
         func isBehind(_ other: EventQueue<PendingEvent>.Entry) -> Bool {
-            guard other.sequence > sequence, case .delivery(let envelope) = other.payload else { return false }
-            return (envelope.clientIndex, envelope.isUplink) == link
+            other.sequence > sequence && other.payload.deliveryDirection == link
         }
         let behind = pending.entries.filter(isBehind).sorted { $0.precedes($1) }
         pending.remove(sequence: sequence)
