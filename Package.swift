@@ -33,7 +33,7 @@ let package = Package(
             dependencies: ["Signaling", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: [.define("MUTANTS", .when(configuration: .debug))]
         ),
-        .target(name: "Simulation", dependencies: ["CXXHash", .product(name: "DequeModule", package: "swift-collections")]),
+        .target(name: "Simulation", dependencies: ["CXXHash"]),
         .target(
             name: "StageWorld",
             dependencies: [

@@ -1,104 +1,153 @@
-import DequeModule
-
 /// Pending events ordered by (due time, insertion sequence), as swift-nio's embedded loop does:
 /// ties resolve by the order of scheduling, identically in every run (NET-1).
 ///
-/// A sorted double-ended queue with an index from sequence number to due time, so that the
-/// model checker can see every entry in order and remove any of them, and the simulator's
-/// common case stays cheap: the earliest entry leaves in O(1), any other entry is found by
-/// binary search on its (due, sequence) key in O(log n) and leaves by shifting the shorter
-/// side, and a new entry (usually due after most others) goes in by binary search, shifting
-/// the shorter side. (A sorted array shifted every entry on each removal of the earliest.)
+/// A binary min-heap on the (due, sequence) key: the earliest entry is read in O(1) and leaves
+/// in O(log n), a new one goes in in O(log n), however many are pending and wherever the new
+/// one falls among them (a sorted queue shifted entries on every insertion in the middle, as
+/// a lost transmission's rescheduling makes). Taking out any other entry finds it by a linear
+/// scan; the simulator only ever takes the earliest, and removes many at once (a closed
+/// connection, a lost frame's followers) with `removeAll`, one pass for all of them.
+///
+/// `entries` lists the pending entries in heap order (no particular order, but the same in
+/// every run); `sortedEntries` lists them by (due, sequence), as they will fire. The heap's
+/// operations are inlinable, so the world's queue runs them specialized to its payload.
 public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
     /// One scheduled event and the key that orders it.
     public struct Entry: Hashable, Sendable {
         public var due: VirtualTime
         public var sequence: UInt64
         public var payload: Payload
+
+        @usableFromInline init(due: VirtualTime, sequence: UInt64, payload: Payload) {
+            self.due = due
+            self.sequence = sequence
+            self.payload = payload
+        }
+
+        /// Whether this entry fires before `other`: earlier due time, ties by sequence.
+        @inlinable public func precedes(_ other: Entry) -> Bool {
+            due != other.due ? due < other.due : sequence < other.sequence
+        }
     }
 
-    /// Every pending entry, sorted by (due, sequence).
-    public private(set) var entries: Deque<Entry> = []
-    public private(set) var nextSequence: UInt64 = 0
-    /// The due time of each pending entry, by sequence number (derived from `entries`).
-    private var dueBySequence: [UInt64: VirtualTime] = [:]
+    /// Every pending entry, as a binary heap: no entry precedes its parent.
+    @usableFromInline var heap: [Entry] = []
+    @usableFromInline var sequenceCounter: UInt64 = 0
+
+    /// Every pending entry, in heap order.
+    @inlinable public var entries: [Entry] { heap }
+    /// The sequence number the next scheduled entry gets.
+    @inlinable public var nextSequence: UInt64 { sequenceCounter }
 
     public init() {}
 
-    public var isEmpty: Bool { entries.isEmpty }
-    public var count: Int { entries.count }
-    public var first: Entry? { entries.first }
+    @inlinable public var isEmpty: Bool { heap.isEmpty }
+    @inlinable public var count: Int { heap.count }
+    /// The entry that fires next: earliest due, ties by sequence.
+    @inlinable public var first: Entry? { heap.first }
+
+    /// Every pending entry in firing order, by (due, sequence); O(n log n).
+    public var sortedEntries: [Entry] { heap.sorted { $0.precedes($1) } }
 
     /// Schedules `payload` at `due`; returns its sequence number, unique within this queue.
-    @discardableResult
+    @inlinable @discardableResult
     public mutating func schedule(_ payload: Payload, at due: VirtualTime) -> UInt64 {
-        let entry = Entry(due: due, sequence: nextSequence, payload: payload)
-        nextSequence += 1
-        dueBySequence[entry.sequence] = due
-        // Its sequence number is the largest yet: it goes last unless an entry is due later.
-        if entries.isEmpty || entries[entries.count - 1].due <= due {
-            entries.append(entry)
-        } else {
-            entries.insert(entry, at: index(ofKey: due, entry.sequence))
-        }
-        return entry.sequence
+        let sequence = sequenceCounter
+        sequenceCounter += 1
+        heap.append(Entry(due: due, sequence: sequence, payload: payload))
+        siftUp(from: heap.count - 1)
+        return sequence
     }
 
-    /// Removes and returns the entry with this sequence number, if it is still pending.
-    @discardableResult
+    /// Removes and returns the entry with this sequence number, if it is still pending: the
+    /// earliest in O(log n), any other in O(n).
+    @inlinable @discardableResult
     public mutating func remove(sequence: UInt64) -> Entry? {
-        if entries.first?.sequence == sequence {
-            dueBySequence[sequence] = nil
-            return entries.removeFirst()
-        }
         guard let position = position(of: sequence) else { return nil }
-        dueBySequence[sequence] = nil
-        return entries.remove(at: position)
+        return remove(at: position)
     }
 
     public func entry(sequence: UInt64) -> Entry? {
-        position(of: sequence).map { entries[$0] }
+        position(of: sequence).map { heap[$0] }
     }
 
-    /// Removes every entry whose payload matches; returns how many were removed.
-    @discardableResult
+    /// Removes every entry whose payload matches, in one pass; returns how many were removed.
+    @inlinable @discardableResult
     public mutating func removeAll(where shouldRemove: (Payload) -> Bool) -> Int {
-        let before = entries.count
-        entries.removeAll(where: { shouldRemove($0.payload) })
-        guard entries.count != before else { return 0 }
-        dueBySequence = Dictionary(uniqueKeysWithValues: entries.lazy.map { ($0.sequence, $0.due) })
-        return before - entries.count
+        removeEntries { shouldRemove($0.payload) }
     }
 
-    /// Equal queues hold the same entries in the same order and would number the next alike
-    /// (the index is derived from the entries).
+    /// Removes every entry that matches, in one pass over the heap and one rebuild of it, O(n)
+    /// however many go; returns how many were removed.
+    @inlinable @discardableResult
+    public mutating func removeEntries(where shouldRemove: (Entry) -> Bool) -> Int {
+        let before = heap.count
+        heap.removeAll(where: shouldRemove)
+        guard heap.count != before else { return 0 }
+        heapify()
+        return before - heap.count
+    }
+
+    /// Equal queues hold the same entries and would number the next alike, whatever order
+    /// their histories left the heap in.
     public static func == (left: EventQueue, right: EventQueue) -> Bool {
-        left.nextSequence == right.nextSequence && left.entries == right.entries
+        left.nextSequence == right.nextSequence && left.heap.count == right.heap.count
+            && left.sortedEntries == right.sortedEntries
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(nextSequence)
-        hasher.combine(entries)
+        hasher.combine(sortedEntries)
     }
 
-    /// Where the pending entry with this sequence number is in `entries`, if it is pending.
-    private func position(of sequence: UInt64) -> Int? {
-        guard let due = dueBySequence[sequence] else { return nil }
-        return index(ofKey: due, sequence)
+    /// Where the pending entry with this sequence number is in the heap, if it is pending.
+    @inlinable func position(of sequence: UInt64) -> Int? {
+        if heap.first?.sequence == sequence { return 0 }
+        return heap.firstIndex { $0.sequence == sequence }
     }
 
-    /// The first position whose entry's key is not below (due, sequence).
-    private func index(ofKey due: VirtualTime, _ sequence: UInt64) -> Int {
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let middle = (low + high) / 2
-            if (entries[middle].due, entries[middle].sequence) < (due, sequence) {
-                low = middle + 1
-            } else {
-                high = middle
-            }
+    /// Takes out the entry at heap position `position`, moving the last entry into its place.
+    @inlinable mutating func remove(at position: Int) -> Entry {
+        let last = heap.count - 1
+        if position != last { heap.swapAt(position, last) }
+        let removed = heap.removeLast()
+        if position < heap.count {
+            siftDown(from: siftUp(from: position))
         }
-        return low
+        return removed
+    }
+
+    /// Moves the entry at `position` up while it precedes its parent; returns where it ends.
+    @inlinable @discardableResult
+    mutating func siftUp(from position: Int) -> Int {
+        var child = position
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].precedes(heap[parent]) else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+        return child
+    }
+
+    /// Moves the entry at `position` down while a child precedes it.
+    @inlinable mutating func siftDown(from position: Int) {
+        var parent = position
+        while true {
+            let left = 2 * parent + 1
+            guard left < heap.count else { return }
+            let right = left + 1
+            let earlier = right < heap.count && heap[right].precedes(heap[left]) ? right : left
+            guard heap[earlier].precedes(heap[parent]) else { return }
+            heap.swapAt(parent, earlier)
+            parent = earlier
+        }
+    }
+
+    /// Restores the heap order of `entries` after a bulk change, in O(n).
+    @inlinable mutating func heapify() {
+        for position in stride(from: heap.count / 2 - 1, through: 0, by: -1) {
+            siftDown(from: position)
+        }
     }
 }

@@ -32,6 +32,12 @@ public struct XXH3Stream: @unchecked Sendable {
         text.withUTF8 { bytes in _ = XXH3_64bits_update(state.pointer, bytes.baseAddress, bytes.count) }
     }
 
+    /// Adds `bytes`.
+    public mutating func update(_ bytes: [UInt8]) {
+        if !isKnownUniquelyReferenced(&state) { state = State(copying: state) }
+        bytes.withUnsafeBufferPointer { buffer in _ = XXH3_64bits_update(state.pointer, buffer.baseAddress, buffer.count) }
+    }
+
     /// The hash of every byte added so far.
     public var value: UInt64 { XXH3_64bits_digest(state.pointer) }
 }

@@ -9,7 +9,12 @@ public struct SubscriberSlot: Hashable, Sendable {
     public var announcement: Int
     public var state: SubscriberState
 
-    var isActive: Bool { [.subscribing, .connected, .reconnecting].contains(state.phase) }
+    var isActive: Bool {
+        switch state.phase {
+        case .subscribing, .connected, .reconnecting: true
+        default: false
+        }
+    }
 }
 
 /// Another participant's connection as the stage service reports it (SUB-4): dropped and kept
@@ -43,10 +48,10 @@ extension Client {
             switch change {
             case .interrupted(let id):
                 guard let index = slotIndex(id), subscribers[index].state.phase == .connected else { continue }
-                found += emit(index, subscribers[index].state.mediaDropped(at: now.nanoseconds))
+                found += changeSlot(index) { $0.mediaDropped(at: now.nanoseconds) }
             case .reconnected(let id):
                 guard let index = slotIndex(id), subscribers[index].state.phase == .reconnecting else { continue }
-                found += emit(index, subscribers[index].state.mediaRestored(at: now.nanoseconds))
+                found += changeSlot(index) { $0.mediaRestored(at: now.nanoseconds) }
             }
         }
         var reconnectedNow = false
@@ -58,7 +63,7 @@ extension Client {
             switch event {
             case .connectionStateChanged(.connecting, nil):
                 for index in subscribers.indices where subscribers[index].state.phase == .connected {
-                    found += emit(index, subscribers[index].state.mediaDropped(at: now.nanoseconds))
+                    found += changeSlot(index) { $0.mediaDropped(at: now.nanoseconds) }
                 }
             case .connectionStateChanged(.connected, _):
                 reconnectedNow = true
@@ -74,7 +79,7 @@ extension Client {
         }
         if reconnectedNow {
             for index in subscribers.indices where subscribers[index].state.phase == .reconnecting {
-                found += emit(index, subscribers[index].state.mediaRestored(at: now.nanoseconds))
+                found += changeSlot(index) { $0.mediaRestored(at: now.nanoseconds) }
             }
             if Mutants.isOn(.reconnectWithoutDisconnect) {
                 for index in subscribers.indices where subscribers[index].state.phase == .connected {
@@ -99,11 +104,11 @@ extension Client {
             switch remote.requested {
             case .audioOnly where state.subscribeToVideo:
                 if Mutants.isOn(.videoEventsUnderAudioOnly) && state.phase != .connected { continue }
-                found += emit(index, subscribers[index].state.setSubscribeToVideo(false))
+                found += changeSlot(index) { $0.setSubscribeToVideo(false) }
             case .audioVideo where !state.subscribeToVideo:
                 let videoBack = state.phase != .connected || remote.addedStreams.contains { $0.kind == .video }
                     || !remote.publishedStreams.contains { $0.kind == .video }
-                if videoBack { found += emit(index, subscribers[index].state.setSubscribeToVideo(true)) }
+                if videoBack { found += changeSlot(index) { $0.setSubscribeToVideo(true) } }
             default:
                 continue
             }
@@ -115,14 +120,14 @@ extension Client {
         guard let info = event.participant, !info.isLocal, let index = slotIndex(info.participantId) else { return [] }
         switch event {
         case .subscribeStateChanged(_, .attemptingSubscribe, _):
-            return emit(index, subscribers[index].state.subscribe(at: now.nanoseconds))
+            return changeSlot(index) { $0.subscribe(at: now.nanoseconds) }
         case .subscribeStateChanged(_, .subscribed, _):
-            return emit(index, subscribers[index].state.mediaStarted(at: now.nanoseconds))
+            return changeSlot(index) { $0.mediaStarted(at: now.nanoseconds) }
         case .subscribeStateChanged(_, .notSubscribed, _) where subscribers[index].isActive:
-            return emit(index, subscribers[index].state.unsubscribe())
+            return changeSlot(index) { $0.unsubscribe() }
         case .didChangeMutedStreams(_, let streams):
             guard let video = streams.first(where: { $0.kind == .video }) else { return [] }
-            return emit(index, subscribers[index].state.publisherVideoChanged(enabled: !video.isMuted))
+            return changeSlot(index) { $0.publisherVideoChanged(enabled: !video.isMuted) }
         default:
             return []
         }
@@ -161,9 +166,9 @@ extension Client {
         let sessionEvents = session.streamLeft(streamId: streamId, reason: .clientDisconnected)
         switch subscribers[index].state.phase {
         case .reconnecting where Mutants.isOn(.bothReconnectAndDestroyed):
-            return emit(index, subscribers[index].state.restoreFailed() + [.subscriberDidReconnectToStream])
-        case .reconnecting: return emit(index, subscribers[index].state.restoreFailed())
-        case .subscribing, .connected: return emit(index, subscribers[index].state.streamDestroyed(.clientDisconnected))
+            return changeSlot(index) { $0.restoreFailed() + [.subscriberDidReconnectToStream] }
+        case .reconnecting: return changeSlot(index) { $0.restoreFailed() }
+        case .subscribing, .connected: return changeSlot(index) { $0.streamDestroyed(.clientDisconnected) }
         default: return sessionEvents.map { SubscriberTraceEvent(publisherId: publisherId, streamId: streamId, event: $0) }
         }
     }
@@ -172,10 +177,11 @@ extension Client {
     /// fallback of every connected subscriber (routed mode only, SUB-6 permitting).
     mutating func sampleLink(_ conditions: LinkConditions, now: VirtualTime) -> [SubscriberTraceEvent] {
         var found: [SubscriberTraceEvent] = []
+        let bandwidth = UInt64(max(conditions.downlinkBitsPerSecond, 0))
         for index in subscribers.indices where subscribers[index].state.phase == .connected {
-            found += emit(index, subscribers[index].state.linkQuality(
-                bandwidthBitsPerSecond: UInt64(max(conditions.downlinkBitsPerSecond, 0)), lossRatio: conditions.lossProbability, at: now.nanoseconds
-            ))
+            found += changeSlot(index) { state in
+                state.linkQuality(bandwidthBitsPerSecond: bandwidth, lossRatio: conditions.lossProbability, at: now.nanoseconds)
+            }
         }
         return found
     }
@@ -183,15 +189,22 @@ extension Client {
     /// SUB-8: the subscriber's preferences pick the layer it receives.
     mutating func preferResolution(of publisherId: String, width: Int, height: Int) -> [SubscriberTraceEvent] {
         guard let index = slotIndex(publisherId) else { return [] }
-        return emit(index, subscribers[index].state.setPreferredResolution(width: width, height: height))
+        return changeSlot(index) { $0.setPreferredResolution(width: width, height: height) }
     }
 
     mutating func preferFrameRate(of publisherId: String, framesPerSecond: Int) -> [SubscriberTraceEvent] {
         guard let index = slotIndex(publisherId) else { return [] }
-        return emit(index, subscribers[index].state.setPreferredFrameRate(Double(framesPerSecond)))
+        return changeSlot(index) { $0.setPreferredFrameRate(Double(framesPerSecond)) }
     }
 
     private func slotIndex(_ publisherId: String) -> Int? { subscribers.firstIndex { $0.publisherId == publisherId } }
+
+    /// Changes subscriber `index`'s state in place (no copy of the client or its slot) and
+    /// returns the events the change caused, for the trace.
+    private mutating func changeSlot(_ index: Int, _ body: (inout SubscriberState) -> [SubscriberEvent]) -> [SubscriberTraceEvent] {
+        let events = body(&subscribers[index].state)
+        return emit(index, events)
+    }
 
     private func emit(_ index: Int, _ events: [SubscriberEvent]) -> [SubscriberTraceEvent] {
         guard !events.isEmpty else { return [] }

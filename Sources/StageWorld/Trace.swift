@@ -2,7 +2,7 @@ import Simulation
 
 /// Where a streamed trace's JSON lines go as the run makes them (`stagesim run --trace`).
 public protocol TraceSink: AnyObject, Sendable {
-    /// One canonical JSON line, ending in `\n`.
+    /// Canonical JSON lines, each ending in `\n`: the lines of one step's events at a time.
     func write(_ line: String)
 }
 
@@ -24,6 +24,8 @@ public struct Trace: Sendable {
     /// The running hash of the lines, when they are streamed.
     private var streamedHash: XXH3Stream?
     private let sink: (any TraceSink)?
+    /// The lines of the events being appended, rendered into one buffer that is kept for the next.
+    private var lineBytes: [UInt8] = []
 
     /// `keepsEvents`: keep the typed events (expectations, timelines and reports read them);
     /// `sink`: hear each event's JSON line as it is appended.
@@ -41,17 +43,23 @@ public struct Trace: Sendable {
     public mutating func append(contentsOf newEvents: [TraceEvent]) {
         count += newEvents.count
         if keepsEvents { events += newEvents }
-        guard streamedHash != nil else { return }
-        for event in newEvents {
-            let line = event.jsonLine
-            streamedHash?.update(line)
-            sink?.write(line)
-        }
+        guard streamedHash != nil, !newEvents.isEmpty else { return }
+        lineBytes.removeAll(keepingCapacity: true)
+        for event in newEvents { event.appendJSONLine(to: &lineBytes) }
+        streamedHash?.update(lineBytes)
+        sink?.write(String(decoding: lineBytes, as: UTF8.self))
     }
 
     /// The trace file: one canonical JSON line per event (kept events only).
-    public var jsonLines: String { events.map(\.jsonLine).joined() }
+    public var jsonLines: String { String(decoding: jsonLineBytes, as: UTF8.self) }
+
+    /// The trace file's bytes (kept events only).
+    private var jsonLineBytes: [UInt8] {
+        var bytes: [UInt8] = []
+        for event in events { event.appendJSONLine(to: &bytes) }
+        return bytes
+    }
 
     /// XXH3-64 (seed 0) of the trace file's bytes: `xxhsum -H3 trace.jsonl` prints the same.
-    public var hash: UInt64 { streamedHash?.value ?? XXH3.hash64(Array(jsonLines.utf8)) }
+    public var hash: UInt64 { streamedHash?.value ?? XXH3.hash64(jsonLineBytes) }
 }

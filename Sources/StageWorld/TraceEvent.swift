@@ -102,10 +102,11 @@ public struct TraceEvent: Hashable, Sendable {
         }
     }
 
-    /// The canonical JSON line of this event: fixed key order, no whitespace, escaped strings.
-    /// A trace file is these lines, each ending in `\n`; the trace hash is XXH3-64 of the file.
+    /// The canonical JSON line of this event (`appendJSONLine`) as text.
     public var jsonLine: String {
-        "{\"t\":\(time.nanoseconds),\"observer\":\(TraceText.json(observer)),\"kind\":\"\(category)\",\"detail\":\(TraceText.json(detail))}\n"
+        var bytes: [UInt8] = []
+        appendJSONLine(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
@@ -158,7 +159,7 @@ public enum TraceText {
     }
 
     /// Whether the UTF-8 bytes of `text` contain `eyJ` (how every JWT's header begins).
-    private static func containsTokenStart(_ text: String) -> Bool {
+    static func containsTokenStart(_ text: String) -> Bool {
         var bytes = text.utf8.makeIterator()
         var matched = 0
         let start: [UInt8] = [UInt8(ascii: "e"), UInt8(ascii: "y"), UInt8(ascii: "J")]
@@ -249,27 +250,8 @@ public enum TraceText {
 
     /// A JSON string literal for `text`, escaping quotes, backslashes and control characters.
     public static func json(_ text: String) -> String {
-        // Text with nothing to escape (most of it) is quoted as it is.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            return "\"" + text + "\""
-        }
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        var bytes: [UInt8] = []
+        JSONBytes.appendString(text.utf8, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -46,11 +46,10 @@ extension World {
     /// gone with them (a closed socket), and the new one does not queue behind it (NET-3).
     mutating func abandonConnection(clientIndex: Int, olderThan epoch: Int) {
         touched.insert(trafficOf: clientIndex)
-        let abandoned = pending.entries.filter { entry in
-            guard case .delivery(let envelope) = entry.payload else { return false }
+        pending.removeAll { payload in
+            guard case .delivery(let envelope) = payload else { return false }
             return envelope.clientIndex == clientIndex && envelope.epoch < epoch && envelope.epoch != Envelope.currentConnection
         }
-        for entry in abandoned { pending.remove(sequence: entry.sequence) }
         network.resetOrder(clientIndex: clientIndex, now: now)
     }
 
@@ -64,8 +63,11 @@ extension World {
             envelope.clientIndex == connection.clientIndex && envelope.epoch == connection.epoch
         }
         touched.insert(trafficOf: connection.clientIndex)
-        let dying = pending.entries.compactMap { entry -> Envelope? in
-            guard case .delivery(let envelope) = entry.payload, belongs(envelope) else { return nil }
+        let dying = pending.entries.filter { entry in
+            guard case .delivery(let envelope) = entry.payload else { return false }
+            return belongs(envelope)
+        }.sorted { $0.precedes($1) }.compactMap { entry -> Envelope? in
+            guard case .delivery(let envelope) = entry.payload else { return nil }
             return envelope
         }
         pending.removeAll { payload in
@@ -100,13 +102,13 @@ extension World {
     mutating func drop(sequence: UInt64) -> [TraceEvent] {
         guard let entry = pending.entry(sequence: sequence), case .delivery(var lost) = entry.payload else { return [] }
         touched.insert(trafficOf: lost.clientIndex)
-        let link = (lost.clientIndex, lost.isUplink)
-        let behind = pending.entries.filter { other in
-            guard other.sequence > sequence, case .delivery(let envelope) = other.payload else { return false }
-            return (envelope.clientIndex, envelope.isUplink) == link
+        let link = Network.direction(clientIndex: lost.clientIndex, uplink: lost.isUplink)
+        func isBehind(_ other: EventQueue<PendingEvent>.Entry) -> Bool {
+            other.sequence > sequence && other.payload.deliveryDirection == link
         }
+        let behind = pending.entries.filter(isBehind).sorted { $0.precedes($1) }
         pending.remove(sequence: sequence)
-        for other in behind { pending.remove(sequence: other.sequence) }
+        if !behind.isEmpty { pending.removeEntries(where: isBehind) }
         advanceClock(to: entry.due, firing: entry.payload)
         let backoff = UInt64(1) << UInt64(min(lost.lostTransmissions, 6))
         let timeout = network.links[lost.clientIndex].retransmissionTimeout * backoff

@@ -18,6 +18,13 @@ extension PendingEvent {
         case .delivery, .hostCall: false
         }
     }
+
+    /// For a delivery, the direction of the link it travels, as `Network.direction` numbers
+    /// it; nil for any other event. Read in place: scans of the whole queue copy no envelope.
+    var deliveryDirection: Int? {
+        guard case .delivery(let envelope) = self else { return nil }
+        return Network.direction(clientIndex: envelope.clientIndex, uplink: envelope.isUplink)
+    }
 }
 
 /// What moves a world's virtual clock (NET-1: one virtual clock).
@@ -148,8 +155,10 @@ public struct World: Hashable, Sendable {
     /// holding one (the service for its timers, a client's traffic for its own) has changed
     /// for the state key.
     mutating func touchTimerOwners() {
-        for entry in pending.entries {
-            switch entry.payload {
+        // By position, reading each payload in place: iterating the entries would copy each one.
+        let entries = pending.entries
+        for position in entries.indices where !touched.containsEveryComponent {
+            switch entries[position].payload {
             case .timer(let index, _): touched.insert(trafficOf: index)
             case .serverTimer: touched.insertService()
             case .delivery, .hostCall: break
@@ -203,7 +212,7 @@ public struct World: Hashable, Sendable {
         case .success(let decoded):
             message = decoded
         }
-        let discarded = [TraceEvent(time: now, observer: observer, kind: .discarded(frame: envelope.frame))]
+        var discarded: [TraceEvent] { [TraceEvent(time: now, observer: observer, kind: .discarded(frame: envelope.frame))] }
         switch envelope.to {
         case .server:
             guard server.accepts(message, from: envelope.clientIndex, epoch: envelope.epoch) else { return discarded }

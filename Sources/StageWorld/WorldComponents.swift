@@ -23,6 +23,9 @@ public struct WorldComponents: Hashable, Sendable {
         bits |= UInt64(1) << UInt64(2 * index + 2)
     }
 
+    /// Whether every component is in the set (a world of more than 31 clients, once one changed).
+    var containsEveryComponent: Bool { all }
+
     /// Whether component `component` (0 for the service, `i + 1` for client `i`) is in the set.
     public func contains(component: Int) -> Bool {
         all || (component < 64 && bits & (UInt64(1) << UInt64(component)) != 0)

@@ -57,7 +57,7 @@ struct EventQueueOrderTests {
             }
             #expect(queue.nextSequence == reference.nextSequence)
         }
-        #expect(queue.entries.map { [$0.due.nanoseconds, $0.sequence, UInt64($0.payload)] }
+        #expect(queue.sortedEntries.map { [$0.due.nanoseconds, $0.sequence, UInt64($0.payload)] }
             == reference.entries.map { [$0.due, $0.sequence, UInt64($0.payload)] })
         for entry in reference.entries {
             #expect(queue.entry(sequence: entry.sequence)?.payload == entry.payload)

@@ -62,7 +62,7 @@ struct EventQueueTests {
         queue.schedule("tie-first", at: .milliseconds(10))
         queue.schedule("early", at: .milliseconds(5))
         queue.schedule("tie-second", at: .milliseconds(10))
-        #expect(queue.entries.map(\.payload) == ["early", "tie-first", "tie-second", "late"])
+        #expect(queue.sortedEntries.map(\.payload) == ["early", "tie-first", "tie-second", "late"])
     }
 
     @Test("removes any entry by sequence")
@@ -71,7 +71,7 @@ struct EventQueueTests {
         let sequences = (0..<5).map { queue.schedule($0, at: .milliseconds(UInt64(10 - $0))) }
         #expect(queue.remove(sequence: sequences[2])?.payload == 2)
         #expect(queue.remove(sequence: sequences[2]) == nil)
-        #expect(queue.entries.map(\.payload) == [4, 3, 1, 0])
+        #expect(queue.sortedEntries.map(\.payload) == [4, 3, 1, 0])
     }
 }
 

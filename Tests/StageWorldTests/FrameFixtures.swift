@@ -76,7 +76,7 @@ func threeClientStage(seed: UInt64 = 3) -> World {
 /// current connection, and returns the events of that one delivery.
 func deliverNow(_ frame: String, toClient index: Int, in world: inout World) -> [TraceEvent] {
     world.inject(frame: frame, toClient: index, at: world.now)
-    let injected = world.pending.entries.last { entry in
+    let injected = world.pending.sortedEntries.last { entry in
         if case .delivery(let envelope) = entry.payload { return envelope.frame == frame && envelope.epoch == Envelope.currentConnection }
         return false
     }

@@ -61,7 +61,7 @@ struct JoinRetryTests {
         _ = world.apply(.fire(sequence: 0))
         let join = sequences(world, where: isJoin)[0]
         _ = world.apply(.fire(sequence: join))
-        let reply = world.pending.entries.first { !isTimer($0.payload) }!.sequence
+        let reply = world.pending.sortedEntries.first { !isTimer($0.payload) }!.sequence
         _ = world.apply(.fire(sequence: reply))
         #expect(world.clients[0].view.local.connectionState == .connected)
         let timer = sequences(world, where: isTimer)[0]
@@ -87,7 +87,7 @@ struct JoinRetryTests {
         var world = soloWorld(policy: JoinRetryPolicy())
         world.scheduleHostCall(.join, clientIndex: 0, at: .seconds(1))
         _ = world.apply(.fire(sequence: 0))
-        let second = world.pending.entries.first { if case .hostCall = $0.payload { true } else { false } }!.sequence
+        let second = world.pending.sortedEntries.first { if case .hostCall = $0.payload { true } else { false } }!.sequence
         let events = world.apply(.fire(sequence: second))
         #expect(events.compactMap(\.rendererEvent) == [.connectionStateChanged(.connecting, StageError(code: .canceled, category: .join, isFatal: false))])
         #expect(world.clients[0].joinAttempt == JoinAttempt(number: 2, firstAttemptAt: .seconds(1)))

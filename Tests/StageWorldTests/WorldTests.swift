@@ -67,13 +67,13 @@ struct WorldTests {
         var world = twoClientWorld()
         _ = world.apply(.fire(sequence: 0))
         _ = world.apply(.fire(sequence: 1))
-        let alicesJoin = try #require(world.pending.entries.first { entry in
+        let alicesJoin = try #require(world.pending.sortedEntries.first { entry in
             if case .delivery(let envelope) = entry.payload { return envelope.clientIndex == 0 }
             return false
         })
         let lost = world.apply(.drop(sequence: alicesJoin.sequence))
         #expect(lost.map(\.category) == ["lost"])
-        let resent = try #require(world.pending.entries.first { entry in
+        let resent = try #require(world.pending.sortedEntries.first { entry in
             if case .delivery(let envelope) = entry.payload { return envelope.clientIndex == 0 }
             return false
         })
