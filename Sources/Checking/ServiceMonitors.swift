@@ -120,17 +120,20 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
             participants[index].pingsSent > answered(participants, index) && Self.isHeld(participants, index, world: world)
         }
         guard !waiting.isEmpty else { return [] }
-        let waitingClients = Set(waiting.map { participants[$0].clientIndex })
-        var pendingDeadlines: Set<ServerTimer> = []
-        for position in world.pending.entries.indices {
-            guard case .serverTimer(let timer) = world.pending.entries[position].payload,
-                  case .pongDeadline(let client, _, _) = timer, waitingClients.contains(client) else { continue }
-            pendingDeadlines.insert(timer)
+        var unscheduled = Set(waiting.flatMap { index in
+            ((answered(participants, index) + 1)...participants[index].pingsSent).map {
+                ServerTimer.pongDeadline(clientIndex: participants[index].clientIndex, epoch: participants[index].epoch, number: $0)
+            }
+        })
+        // The pending deadlines leave the set; the scan stops once every deadline is found.
+        for entry in world.pending.entries {
+            guard case .serverTimer(let timer) = entry.payload, unscheduled.remove(timer) != nil else { continue }
+            if unscheduled.isEmpty { return [] }
         }
         return waiting.compactMap { index in
             let (client, epoch) = (participants[index].clientIndex, participants[index].epoch)
             let late = ((answered(participants, index) + 1)...participants[index].pingsSent).first { number in
-                !pendingDeadlines.contains(.pongDeadline(clientIndex: client, epoch: epoch, number: number))
+                unscheduled.contains(.pongDeadline(clientIndex: client, epoch: epoch, number: number))
             }
             return late.map { "ping \($0) of \(participants[index].info.participantId) had no pong within the pong timeout, yet the service keeps connection \(epoch) open" }
         }
