@@ -120,14 +120,18 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
             participants[index].pingsSent > answered(participants, index) && Self.isHeld(participants, index, world: world)
         }
         guard !waiting.isEmpty else { return [] }
-        var unscheduled = Set(waiting.flatMap { index in
+        var unscheduled = waiting.flatMap { index in
             ((answered(participants, index) + 1)...participants[index].pingsSent).map {
                 ServerTimer.pongDeadline(clientIndex: participants[index].clientIndex, epoch: participants[index].epoch, number: $0)
             }
-        })
-        // The pending deadlines leave the set; the scan stops once every deadline is found.
+        }
+        // The pending deadlines leave the list (a few, so searched without hashing); the scan
+        // stops once every deadline is found.
         for entry in world.pending.entries {
-            guard case .serverTimer(let timer) = entry.payload, unscheduled.remove(timer) != nil else { continue }
+            guard case .serverTimer(let timer) = entry.payload, case .pongDeadline = timer,
+                  let found = unscheduled.firstIndex(of: timer) else { continue }
+            unscheduled.swapAt(found, unscheduled.count - 1)
+            unscheduled.removeLast()
             if unscheduled.isEmpty { return [] }
         }
         return waiting.compactMap { index in
