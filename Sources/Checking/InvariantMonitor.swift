@@ -35,6 +35,10 @@ public protocol InvariantMonitor: Sendable {
     var summary: String { get }
     /// Looks at one trace event, with the world as it is after the action that caused it.
     mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation]
+    /// `observe`, told whether the event comes from the same step as the previous one (the
+    /// world is then unchanged since that event): a monitor whose per-step work only reads the
+    /// world may do it once per step. By default the same as `observe`.
+    mutating func observe(_ event: TraceEvent, index: Int, world: World, sameStepAsPrevious: Bool) -> [Violation]
     /// End-of-run checks, on the final world.
     func finish(world: World) -> [Violation]
     /// The eventually-checks for a quiescent world (`World.isQuiescent`), whatever the clock
@@ -53,6 +57,10 @@ public protocol InvariantMonitor: Sendable {
 }
 
 extension InvariantMonitor {
+    public mutating func observe(_ event: TraceEvent, index: Int, world: World, sameStepAsPrevious: Bool) -> [Violation] {
+        observe(event, index: index, world: world)
+    }
+
     public func finish(world: World) -> [Violation] { [] }
     public func finishWhenQuiescent(world: World) -> [Violation] { finish(world: world) }
 
@@ -86,12 +94,14 @@ public struct MonitorSet: Sendable {
     }
 
     public mutating func observe(_ events: [TraceEvent], world: World) {
-        for event in events {
-            var observer = EventObserver(event: event, index: eventCount, world: world)
+        guard let first = events.first else { return }
+        var observer = EventObserver(event: first, index: eventCount, world: world)
+        for (position, event) in events.enumerated() {
+            (observer.event, observer.index, observer.sameStepAsPrevious) = (event, eventCount, position > 0)
             visit(&observer)
-            violations += observer.violations
             eventCount += 1
         }
+        if !observer.violations.isEmpty { violations += observer.violations }
     }
 
     public mutating func finish(world: World) {
@@ -139,14 +149,18 @@ protocol MonitorVisitor {
     mutating func visit<Monitor: InvariantMonitor>(_ monitor: inout Monitor)
 }
 
+/// Shows the events of one step to every monitor, event by event; made once per step, so the
+/// world is copied into it once.
 private struct EventObserver: MonitorVisitor {
-    let event: TraceEvent
-    let index: Int
+    var event: TraceEvent
+    var index: Int
     let world: World
+    var sameStepAsPrevious = false
     var violations: [Violation] = []
 
     mutating func visit<Monitor: InvariantMonitor>(_ monitor: inout Monitor) {
-        violations += monitor.observe(event, index: index, world: world)
+        let found = monitor.observe(event, index: index, world: world, sameStepAsPrevious: sameStepAsPrevious)
+        if !found.isEmpty { violations += found }
     }
 }
 

@@ -15,19 +15,29 @@ public struct LiveConnectionMonitor: InvariantMonitor {
     private var closedSince: [Int: VirtualTime] = [:]
     /// Clients already reported for the current disagreement (one violation per episode).
     private var reported: Set<Int> = []
+    /// The time of the last watchdog pass; read only within the step that made it.
+    private var lastPass: VirtualTime?
 
     public init() {}
 
     public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
+        observe(event, index: index, world: world, sameStepAsPrevious: false)
+    }
+
+    /// The watchdog pass reads only the world and the clock, so a second pass in the same
+    /// step at the same time finds what the first found (each disagreement is reported once):
+    /// it runs once per step and time, not once per event.
+    public mutating func observe(_ event: TraceEvent, index: Int, world: World, sameStepAsPrevious: Bool) -> [Violation] {
         var found: [Violation] = []
         if case .renderer(.connectionStateChanged(.connected, _)) = event.kind,
            let client = world.clientIndex(named: event.observer), !Self.holds(world, client) {
             found.append(violation(event, index: index, "became connected on connection \(world.clients[client].epoch), which the stage service has closed"))
         }
-        guard world.config.keepalive.isEnabled else { return found }
-        let held = HeldConnections(world)
+        guard world.config.keepalive.isEnabled, !(sameStepAsPrevious && lastPass == event.time) else { return found }
+        lastPass = event.time
+        var held: HeldConnections?
         for client in world.clients.indices {
-            guard let message = overdue(client, world: world, held: held, at: event.time) else { continue }
+            guard let message = overdue(client, world: world, held: &held, at: event.time) else { continue }
             found.append(Violation(invariant: name, rules: rules, time: event.time, observer: world.clients[client].name, eventIndex: index, message: message))
         }
         return found
@@ -36,9 +46,9 @@ public struct LiveConnectionMonitor: InvariantMonitor {
     public func finish(world: World) -> [Violation] {
         guard world.config.keepalive.isEnabled else { return [] }
         var monitor = self
-        let held = HeldConnections(world)
+        var held: HeldConnections?
         return world.clients.indices.compactMap { client in
-            monitor.overdue(client, world: world, held: held, at: world.now).map {
+            monitor.overdue(client, world: world, held: &held, at: world.now).map {
                 Violation(invariant: name, rules: rules, time: world.now, observer: world.clients[client].name, eventIndex: nil, message: $0)
             }
         }
@@ -63,6 +73,12 @@ public struct LiveConnectionMonitor: InvariantMonitor {
         world.server.holdsConnection(clientIndex: client, epoch: world.clients[client].epoch)
     }
 
+    /// Whether the service holds the connection the client is on, from `held`, read once.
+    private static func holds(_ world: World, _ client: Int, in held: inout HeldConnections?) -> Bool {
+        if held == nil { held = HeldConnections(world) }
+        return held?.holds(client, epoch: world.clients[client].epoch) ?? false
+    }
+
     /// Whether the client's current ping watchdog (its connection, the pings it has heard), due
     /// within the watchdog period after the close, has not fired yet. Then the client is not
     /// late: both the model checker and the simulator fire timers due at one time one after
@@ -76,10 +92,11 @@ public struct LiveConnectionMonitor: InvariantMonitor {
     }
 
     /// Tracks one client's disagreement; the message when it has lasted past the watchdog.
-    private mutating func overdue(_ client: Int, world: World, held: HeldConnections, at time: VirtualTime) -> String? {
-        guard world.clients[client].view.local.connectionState == .connected, !held.holds(client, epoch: world.clients[client].epoch) else {
-            closedSince[client] = nil
-            reported.remove(client)
+    /// `held` is read from the world on first need (only a connected client needs it).
+    private mutating func overdue(_ client: Int, world: World, held: inout HeldConnections?, at time: VirtualTime) -> String? {
+        guard world.clients[client].view.local.connectionState == .connected, !Self.holds(world, client, in: &held) else {
+            if closedSince[client] != nil { closedSince[client] = nil }
+            if !reported.isEmpty { reported.remove(client) }
             return nil
         }
         let since = closedSince[client] ?? time
@@ -91,13 +108,29 @@ public struct LiveConnectionMonitor: InvariantMonitor {
     }
 }
 
-/// The connections the stage service holds open, read once per event, so the check over every
-/// client costs one pass over the service's participants instead of one per client (quadratic
-/// at a thousand participants).
+/// The connections the stage service holds open, read once per watchdog pass, so the check
+/// over every client costs one pass over the service's participants instead of one per client
+/// (quadratic at a thousand participants): per client index the epoch of its held connection,
+/// with any further held connection of the same client (a reconnect) in `others`.
 private struct HeldConnections {
-    private let open: Set<ServiceConnection>
+    private static let none = Int.min
+    private var epochs: [Int]
+    private var others: [ServiceConnection] = []
 
-    init(_ world: World) { open = Set(world.server.connections) }
+    init(_ world: World) {
+        epochs = Array(repeating: Self.none, count: world.clients.count)
+        let participants = world.server.participants
+        for index in participants.indices where !participants[index].isInterrupted {
+            let client = participants[index].clientIndex, epoch = participants[index].epoch
+            if epochs.indices.contains(client) && epochs[client] == Self.none {
+                epochs[client] = epoch
+            } else {
+                others.append(ServiceConnection(clientIndex: client, epoch: epoch))
+            }
+        }
+    }
 
-    func holds(_ client: Int, epoch: Int) -> Bool { open.contains(ServiceConnection(clientIndex: client, epoch: epoch)) }
+    func holds(_ client: Int, epoch: Int) -> Bool {
+        (epochs.indices.contains(client) && epochs[client] == epoch) || others.contains(ServiceConnection(clientIndex: client, epoch: epoch))
+    }
 }

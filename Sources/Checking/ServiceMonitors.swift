@@ -46,10 +46,18 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
     /// Per participant id: the connection and how many pongs the service had heard on it at
     /// the last observed service-side event.
     private var pongsHeard: [String: (epoch: Int, count: Int)] = [:]
+    /// Whether `pongsHeard` was read from the world in the current step (the world does not
+    /// change within a step, so a second read would find the same counts).
+    private var syncedThisStep = false
 
     public init() {}
 
     public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
+        observe(event, index: index, world: world, sameStepAsPrevious: false)
+    }
+
+    public mutating func observe(_ event: TraceEvent, index: Int, world: World, sameStepAsPrevious: Bool) -> [Violation] {
+        if !sameStepAsPrevious { syncedThisStep = false }
         guard event.observer == "server" else { return [] }
         var found: [Violation] = []
         switch event.kind {
@@ -62,7 +70,9 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
         default:
             break
         }
-        // Field by field, not a copy of each participant (this runs on every server event).
+        guard !syncedThisStep else { return found }
+        syncedThisStep = true
+        // Field by field, not a copy of each participant (this runs on every server step).
         let participants = world.server.participants
         for index in participants.indices {
             let id = participants[index].info.participantId
@@ -106,30 +116,44 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
     /// so a pong that has just arrived late still counts as late.
     private func overdue(_ world: World) -> [String] {
         let participants = world.server.participants
-        let waitingIndices = participants.indices.filter { index in
-            world.server.holdsConnection(clientIndex: participants[index].clientIndex, epoch: participants[index].epoch)
-                && participants[index].pingsSent > answered(participants[index])
+        let waiting = participants.indices.filter { index in
+            participants[index].pingsSent > answered(participants, index) && Self.isHeld(participants, index, world: world)
         }
-        guard !waitingIndices.isEmpty else { return [] }
-        let waiting = waitingIndices.map { participants[$0] }
-        var pendingDeadlines: [(clientIndex: Int, epoch: Int, number: Int)] = []
-        for entry in world.pending.entries {
-            guard case .serverTimer(.pongDeadline(let client, let epoch, let number)) = entry.payload,
-                  waiting.contains(where: { $0.clientIndex == client }) else { continue }
-            pendingDeadlines.append((client, epoch, number))
-        }
-        return waiting.compactMap { participant in
-            let late = ((answered(participant) + 1)...participant.pingsSent).first { number in
-                !pendingDeadlines.contains { $0 == (participant.clientIndex, participant.epoch, number) }
+        guard !waiting.isEmpty else { return [] }
+        var unscheduled = waiting.flatMap { index in
+            ((answered(participants, index) + 1)...participants[index].pingsSent).map {
+                ServerTimer.pongDeadline(clientIndex: participants[index].clientIndex, epoch: participants[index].epoch, number: $0)
             }
-            return late.map { "ping \($0) of \(participant.info.participantId) had no pong within the pong timeout, yet the service keeps connection \(participant.epoch) open" }
+        }
+        // The pending deadlines leave the list (a few, so searched without hashing); the scan
+        // stops once every deadline is found.
+        for entry in world.pending.entries {
+            guard case .serverTimer(let timer) = entry.payload, case .pongDeadline = timer,
+                  let found = unscheduled.firstIndex(of: timer) else { continue }
+            unscheduled.swapAt(found, unscheduled.count - 1)
+            unscheduled.removeLast()
+            if unscheduled.isEmpty { return [] }
+        }
+        return waiting.compactMap { index in
+            let (client, epoch) = (participants[index].clientIndex, participants[index].epoch)
+            let late = ((answered(participants, index) + 1)...participants[index].pingsSent).first { number in
+                unscheduled.contains(.pongDeadline(clientIndex: client, epoch: epoch, number: number))
+            }
+            return late.map { "ping \($0) of \(participants[index].info.participantId) had no pong within the pong timeout, yet the service keeps connection \(epoch) open" }
         }
     }
 
-    /// Pings of this connection answered before the current event.
-    private func answered(_ participant: ServerParticipant) -> Int {
-        guard let heard = pongsHeard[participant.info.participantId], heard.epoch == participant.epoch else { return 0 }
-        return min(heard.count, participant.pongsHeard)
+    /// Whether the service holds participant `index`'s connection: it does when that entry is
+    /// not interrupted, without a search over every participant.
+    private static func isHeld(_ participants: [ServerParticipant], _ index: Int, world: World) -> Bool {
+        !participants[index].isInterrupted
+            || world.server.holdsConnection(clientIndex: participants[index].clientIndex, epoch: participants[index].epoch)
+    }
+
+    /// Pings of participant `index`'s connection answered before the current event.
+    private func answered(_ participants: [ServerParticipant], _ index: Int) -> Int {
+        guard let heard = pongsHeard[participants[index].info.participantId], heard.epoch == participants[index].epoch else { return 0 }
+        return min(heard.count, participants[index].pongsHeard)
     }
 }
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Synchronization
 
 /// Who signed a token (TOK-3): `keyPair` tokens are signed by an app's P-384 key registered
 /// with the stage service (the only ones token exchange accepts); `service` tokens come from
@@ -55,8 +56,9 @@ public struct TokenSigningKey: Sendable, CustomStringConvertible {
     public let origin: TokenOrigin
     /// The public half, to register with a `TokenKeyRing`.
     public let verifyingKey: TokenVerifyingKey
-    /// The 48-byte private scalar.
-    private let scalar: [UInt8]
+    /// The private key, made once from its scalar (making it computes the public point, which
+    /// costs as much as a signature).
+    private let privateKey: SharedPrivateKey
 
     /// The key for `(seed, keyId)`: the private scalar is SHA-384 over the seed's 8 little-endian
     /// bytes and the key id's UTF-8, with a 4-byte little-endian counter appended on the
@@ -65,8 +67,8 @@ public struct TokenSigningKey: Sendable, CustomStringConvertible {
         let privateKey = Self.derive(keyId: keyId, seed: seed)
         self.keyId = keyId
         self.origin = origin
-        self.scalar = Array(privateKey.rawRepresentation)
         self.verifyingKey = TokenVerifyingKey(keyId: keyId, origin: origin, publicKey: privateKey.publicKey)
+        self.privateKey = SharedPrivateKey(privateKey)
     }
 
     private static func derive(keyId: String, seed: UInt64) -> P384.Signing.PrivateKey {
@@ -92,8 +94,7 @@ public struct TokenSigningKey: Sendable, CustomStringConvertible {
     /// Signs arbitrary header and payload bytes (tests use it to build signed malformed tokens).
     func sign(header: [UInt8], payload: [UInt8]) -> String {
         let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(payload)
-        guard let privateKey = try? P384.Signing.PrivateKey(rawRepresentation: scalar),
-              let signature = try? privateKey.signature(for: Array(signingInput.utf8)) else { return signingInput + "." }
+        guard let signature = privateKey.signature(for: Array(signingInput.utf8)) else { return signingInput + "." }
         let raw = Array(signature.rawRepresentation)
         SignatureCache.remember(SignatureCache.Entry(publicKey: verifyingKey.x963Representation, message: Array(signingInput.utf8), signature: raw), true)
         return signingInput + "." + Base64URL.encode(raw)
@@ -101,4 +102,17 @@ public struct TokenSigningKey: Sendable, CustomStringConvertible {
 
     /// Names the key without revealing the private scalar.
     public var description: String { "TokenSigningKey(\(keyId), \(origin.rawValue))" }
+}
+
+/// A P-384 private key shared by the copies of a `TokenSigningKey` and by threads: the crypto
+/// library's key type is not `Sendable`, so it is used under a lock.
+private final class SharedPrivateKey: Sendable {
+    private let key: Mutex<P384.Signing.PrivateKey>
+
+    init(_ key: sending P384.Signing.PrivateKey) { self.key = Mutex(key) }
+
+    /// An ES384 signature of `message`, or nil if the crypto library fails to sign.
+    func signature(for message: [UInt8]) -> P384.Signing.ECDSASignature? {
+        key.withLock { try? $0.signature(for: message) }
+    }
 }

@@ -144,7 +144,24 @@ enum PublisherLines {
 
     /// Reads the one video line and the 1...3 layer lines (names unique) of an SDP; every
     /// number must lie in its `WireLimits` range (SIG-8).
+    /// Memoized by the exact SDP text (`readings`): the reading is a pure function of the
+    /// text, and a run's publishers describe their video with a handful of distinct SDPs that
+    /// every offer and publish repeats.
     static func properties(fromSDP sdp: String) throws(FrameError) -> PublisherProperties {
+        try readings.value(for: sdp) { read(sdp) }.get()
+    }
+
+    private static let readings = MemoCache<String, Result<PublisherProperties, FrameError>>(capacity: 1_000)
+
+    private static func read(_ sdp: String) -> Result<PublisherProperties, FrameError> {
+        do throws(FrameError) {
+            return .success(try readProperties(fromSDP: sdp))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private static func readProperties(fromSDP sdp: String) throws(FrameError) -> PublisherProperties {
         var video: PublisherProperties?
         var layers: [SimulcastLayer] = []
         for line in sdp.split(separator: "\r\n") {
