@@ -14,7 +14,11 @@ struct CheckReportPrinter {
         print("depth reached: \(report.maxDepthReached)")
         print("seconds: \(String(format: "%.2f", report.seconds))")
         print("states/s: \(Int(report.statesPerSecond))")
-        print("bytes per state: \(Int(report.bytesPerState.rounded())) (visited set and paths; peak frontier \(report.peakFrontier) states)")
+        print("bytes per state: \(Int(report.bytesPerState.rounded())) (visited set and paths)")
+        print("peak frontier: \(report.peakFrontier) states waiting, \(report.peakFrontierNodes) whole nodes held at once, \(report.frontierEntryBytes) bytes per waiting state besides them")
+        if let megabytes = ResidentMemory.peakMegabytes {
+            print("peak resident memory: \(megabytes) MB (the whole process)")
+        }
         if report.exact {
             print("exact mode: whole states kept, no fingerprint collisions possible")
         } else {
@@ -63,4 +67,23 @@ struct CheckProgressLine {
 extension String {
     func padded(to width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
     func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}
+
+/// The process's peak resident memory, as the kernel counts it (`getrusage`).
+enum ResidentMemory {
+    #if os(Linux)
+    private static let RUSAGE_SELF_WHO = __rusage_who_t(RUSAGE_SELF.rawValue)
+    #else
+    private static let RUSAGE_SELF_WHO = RUSAGE_SELF
+    #endif
+
+    static var peakMegabytes: Int? {
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF_WHO, &usage) == 0 else { return nil }
+        #if os(Linux)
+        return usage.ru_maxrss / 1024
+        #else
+        return usage.ru_maxrss / (1024 * 1024)
+        #endif
+    }
 }

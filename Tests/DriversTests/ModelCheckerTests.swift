@@ -36,6 +36,16 @@ struct ModelCheckerTests {
         #expect(Set(reports.map(\.distinctStates)).count == 1, "\(reports.map(\.distinctStates))")
     }
 
+    @Test("the breadth-first frontier holds each parent once, and no node for a level the depth bound leaves unexpanded: fewer nodes than waiting states")
+    func compactFrontier() throws {
+        let scenario = try checkScenario("two-peers-lossy")
+        let breadthFirst = explore(scenario) { $0.maxDepth = 3 }
+        let depthFirst = explore(scenario) { $0.maxDepth = 3; $0.order = .depthFirst }
+        #expect(breadthFirst.peakFrontierNodes < breadthFirst.peakFrontier, "\(breadthFirst.peakFrontierNodes) nodes for \(breadthFirst.peakFrontier) states")
+        #expect(breadthFirst.frontierEntryBytes == 8)
+        #expect(depthFirst.peakFrontierNodes == depthFirst.peakFrontier && depthFirst.frontierEntryBytes == 0)
+    }
+
     @Test("symmetry: the canonical states stand for exactly the states of the search without it")
     func symmetryReduction() throws {
         let scenario = try checkScenario("two-peers-lossy")

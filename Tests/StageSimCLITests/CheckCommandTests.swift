@@ -17,6 +17,8 @@ struct CheckCommandTests {
         #expect(counts.first != nil && Set(counts).count == 1, "\(counts)")
         #expect(runs[0].output.contains("result: no violation (the whole state space within the drop budget)"))
         #expect(runs[0].output.contains("fingerprint collision probability: "))
+        #expect(runs[0].output.contains("whole nodes held at once, 8 bytes per waiting state besides them"), "\(runs[0].output)")
+        #expect(runs[0].output.contains("peak resident memory: "), "\(runs[0].output)")
     }
 
     @Test("check --mutant writes a counterexample that run --mutant replays")

@@ -30,6 +30,7 @@ struct DepthFirstSearch {
                 guard let next = ledger.admit(&successor) else { continue }
                 stack.append((next, depth + 1))
                 ledger.peakFrontier = max(ledger.peakFrontier, stack.count)
+                ledger.peakFrontierNodes = ledger.peakFrontier
                 deepest = max(deepest, depth + 1)
                 if ledger.isFull { bound = "\(checker.options.maxStates) states"; break search }
                 if ledger.visited.count % 10_000 == 0 { progress(ledger.progress(depth: deepest, queued: stack.count)) }

@@ -71,6 +71,12 @@ public struct CheckReport: Sendable {
     public var storedBytes: Int
     /// The most states waiting to be expanded at once (a breadth-first level, a depth-first stack).
     public var peakFrontier: Int
+    /// The most whole nodes (world and monitors) the frontier held at once: a depth-first
+    /// stack holds one per waiting state; a breadth-first level holds each parent once, and
+    /// its waiting states as `Frontier.Entry`s (`frontierEntryBytes` each).
+    public var peakFrontierNodes: Int
+    /// The bytes of one waiting state besides the nodes.
+    public var frontierEntryBytes: Int
 
     public var bytesPerState: Double { distinctStates > 0 ? Double(storedBytes) / Double(distinctStates) : 0 }
 
@@ -163,18 +169,26 @@ public struct ModelChecker: Sendable {
     /// Steps `node`'s loop with `action`, every monitor watching, and keys the result;
     /// `scratch` is the caller's reusable encoding buffer.
     func successor(of node: Node, via action: Action, scratch: inout CanonicalWriter) -> Successor {
-        var next = node
-        let step = next.loop.step(action)
-        if case .drop = action { next.drops += 1 }
-        for component in next.componentHashes.indices where step.changed.contains(component: component) {
-            next.componentHashes[component] = next.loop.world.componentHash(component, scratch: &scratch)
-        }
+        let (next, step) = self.step(node, via: action, scratch: &scratch)
         var violation = step.violations.first
         if violation == nil && next.loop.world.isQuiescent {
             violation = next.loop.monitors.quiescentViolations(world: next.loop.world).first
         }
         let (key, orbit) = self.key(of: next, scratch: &scratch)
         return Successor(parent: node.id, action: action, node: next, key: key, orbitSize: orbit, violation: violation)
+    }
+
+    /// `node` stepped with `action`, every monitor watching, with the hashes of the components
+    /// the action changed recomputed; and what the step did. No key: the breadth-first search
+    /// re-derives a state it has keyed already this way (`BreadthFirstSearch.Frontier`).
+    func step(_ node: Node, via action: Action, scratch: inout CanonicalWriter) -> (node: Node, outcome: StepOutcome) {
+        var next = node
+        let outcome = next.loop.step(action)
+        if case .drop = action { next.drops += 1 }
+        for component in next.componentHashes.indices where outcome.changed.contains(component: component) {
+            next.componentHashes[component] = next.loop.world.componentHash(component, scratch: &scratch)
+        }
+        return (next, outcome)
     }
 
     /// The state's key: the drops used, the world and the monitors' state: the world as the
@@ -243,6 +257,7 @@ struct SearchLedger {
     var generated = 0
     var represented = 1
     var peakFrontier = 1
+    var peakFrontierNodes = 1
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
 
@@ -260,10 +275,17 @@ struct SearchLedger {
     /// Records a successor; returns its node, moved out of it, to explore, or nil when it was
     /// seen before.
     mutating func admit(_ successor: inout ModelChecker.Successor) -> ModelChecker.Node? {
-        guard successor.node != nil, visited.insert(successor.key), var node = successor.node.take() else { return nil }
-        node.id = paths.add(parent: successor.parent, action: successor.action)
-        represented += successor.orbitSize
+        guard successor.node != nil, let id = record(successor), var node = successor.node.take() else { return nil }
+        node.id = id
         return node
+    }
+
+    /// Records a successor's state as visited and its path; returns the state's id, or nil when
+    /// it was seen before.
+    mutating func record(_ successor: ModelChecker.Successor) -> Int32? {
+        guard visited.insert(successor.key) else { return nil }
+        represented += successor.orbitSize
+        return paths.add(parent: successor.parent, action: successor.action)
     }
 
     var isFull: Bool { visited.count >= checker.options.maxStates }
@@ -277,7 +299,8 @@ struct SearchLedger {
             distinctStates: visited.count, generatedStates: generated, maxDepthReached: depth, boundReached: bound,
             seconds: seconds, counterexample: counterexample, symmetryClasses: checker.symmetry.classes,
             statesRepresented: represented, collisionProbability: visited.collisionProbability(generated: generated), exact: visited.isExact,
-            storedBytes: visited.storedBytes + paths.storedBytes, peakFrontier: peakFrontier
+            storedBytes: visited.storedBytes + paths.storedBytes, peakFrontier: peakFrontier,
+            peakFrontierNodes: peakFrontierNodes, frontierEntryBytes: checker.options.order == .breadthFirst ? MemoryLayout<Frontier.Entry>.stride : 0
         )
     }
 }
@@ -298,6 +321,9 @@ struct PathTable {
         actions.append(action)
         return Int32(parents.count - 1)
     }
+
+    /// The action that first reached state `id`; nil for the initial world.
+    func action(to id: Int32) -> Action? { actions[Int(id)] }
 
     func path(to id: Int32) -> [Action] {
         var path: [Action] = []
