@@ -119,13 +119,11 @@ private struct HeldConnections {
 
     init(_ world: World) {
         epochs = Array(repeating: Self.none, count: world.clients.count)
-        let participants = world.server.participants
-        for index in participants.indices where !participants[index].isInterrupted {
-            let client = participants[index].clientIndex, epoch = participants[index].epoch
-            if epochs.indices.contains(client) && epochs[client] == Self.none {
-                epochs[client] = epoch
+        for connection in world.server.connections {
+            if epochs.indices.contains(connection.clientIndex) && epochs[connection.clientIndex] == Self.none {
+                epochs[connection.clientIndex] = connection.epoch
             } else {
-                others.append(ServiceConnection(clientIndex: client, epoch: epoch))
+                others.append(connection)
             }
         }
     }

@@ -117,7 +117,7 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
     private func overdue(_ world: World) -> [String] {
         let participants = world.server.participants
         let waiting = participants.indices.filter { index in
-            participants[index].pingsSent > answered(participants, index) && Self.isHeld(participants, index, world: world)
+            participants[index].pingsSent > answered(participants, index) && world.server.holdsConnection(ofParticipantAt: index)
         }
         guard !waiting.isEmpty else { return [] }
         var unscheduled = waiting.flatMap { index in
@@ -141,13 +141,6 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
             }
             return late.map { "ping \($0) of \(participants[index].info.participantId) had no pong within the pong timeout, yet the service keeps connection \(epoch) open" }
         }
-    }
-
-    /// Whether the service holds participant `index`'s connection: it does when that entry is
-    /// not interrupted, without a search over every participant.
-    private static func isHeld(_ participants: [ServerParticipant], _ index: Int, world: World) -> Bool {
-        !participants[index].isInterrupted
-            || world.server.holdsConnection(clientIndex: participants[index].clientIndex, epoch: participants[index].epoch)
     }
 
     /// Pings of participant `index`'s connection answered before the current event.

@@ -92,6 +92,14 @@ public struct StageServer: Hashable, Sendable {
         participants.contains { $0.clientIndex == clientIndex && $0.epoch == epoch && !$0.isInterrupted }
     }
 
+    /// Whether the service holds open the connection of participant entry `index`: as
+    /// `holdsConnection(clientIndex:epoch:)` for that entry's client and epoch, without a
+    /// search when the entry itself is not interrupted (monitors ask it per participant).
+    public func holdsConnection(ofParticipantAt index: Int) -> Bool {
+        !participants[index].isInterrupted
+            || holdsConnection(clientIndex: participants[index].clientIndex, epoch: participants[index].epoch)
+    }
+
     public var publisherCount: Int { participants.filter { !$0.publishedStreams.isEmpty }.count }
 
     public func participant(_ id: String) -> ServerParticipant? {

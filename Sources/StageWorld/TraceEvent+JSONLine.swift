@@ -19,20 +19,16 @@ extension TraceEvent {
     /// `detail` as a JSON string. A frame without a token (most of them) is escaped from its
     /// own bytes behind its fixed prefix, as `detail` would show it.
     private func appendDetail(to bytes: inout [UInt8]) {
-        let framed: (prefix: String, frame: String)? = switch kind {
-        case .delivered(_, let frame): ("<- ", frame)
-        case .lost(let frame): ("lost ", frame)
-        case .discarded(let frame): ("discarded (old connection) ", frame)
-        case .duplicate(let frame): ("duplicate dropped ", frame)
-        case .heldForOrder(let frame): ("held for order ", frame)
+        let frame: String? = switch kind {
+        case .delivered(_, let frame), .lost(let frame), .discarded(let frame), .duplicate(let frame), .heldForOrder(let frame): frame
         default: nil
         }
-        guard let framed, !TraceText.containsTokenStart(framed.frame) else {
+        guard let frame, !TraceText.containsTokenStart(frame) else {
             return JSONBytes.appendString(detail.utf8, to: &bytes)
         }
         bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: framed.prefix.utf8)
-        JSONBytes.appendEscaped(framed.frame.utf8, to: &bytes)
+        bytes.append(contentsOf: framePrefix.utf8)
+        JSONBytes.appendEscaped(frame.utf8, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
     }
 }

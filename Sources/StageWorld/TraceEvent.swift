@@ -87,11 +87,8 @@ public struct TraceEvent: Hashable, Sendable {
         case .hostCall(.exchangeToken(let token)): TraceText.exchange(token, replacing: replacedToken)
         case .hostCall(let call): call.summary
         case .renderer(let event): TraceText.event(event)
-        case .delivered(_, let frame): "<- \(TraceText.frame(frame))"
-        case .lost(let frame): "lost \(TraceText.frame(frame))"
-        case .discarded(let frame): "discarded (old connection) \(TraceText.frame(frame))"
-        case .duplicate(let frame): "duplicate dropped \(TraceText.frame(frame))"
-        case .heldForOrder(let frame): "held for order \(TraceText.frame(frame))"
+        case .delivered(_, let frame), .lost(let frame), .discarded(let frame), .duplicate(let frame), .heldForOrder(let frame):
+            framePrefix + TraceText.frame(frame)
         case .protocolError(let frame, let reason): "protocol error: \(reason); frame \(TraceText.frame(frame))"
         case .strategyQueried(let report): TraceText.report(report)
         case .timerFired(let timer): timer.summary
@@ -99,6 +96,19 @@ public struct TraceEvent: Hashable, Sendable {
         case .sdkError(let report): report.summary
         case .layout(let layout): layout.summary
         case .subscriber(let subscriber): "\(subscriber.streamId) \(subscriber.event.name)\(TraceText.subscriberDetail(subscriber.event))"
+        }
+    }
+
+    /// What `detail` shows before the frame of a network event about one frame; empty for
+    /// any other event.
+    var framePrefix: String {
+        switch kind {
+        case .delivered: "<- "
+        case .lost: "lost "
+        case .discarded: "discarded (old connection) "
+        case .duplicate: "duplicate dropped "
+        case .heldForOrder: "held for order "
+        default: ""
         }
     }
 
