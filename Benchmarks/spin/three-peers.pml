@@ -445,6 +445,7 @@ inline subscriptionConfirmed(p) {
    subscribes go out first), then the strategy's publish */
 inline joinAccepted(o, snap) {
   cl[o].conn = CONNECTED; cl[o].attempt = 0;
+  cancelJoinTimer(o);
   clientSend(o, ANSWER, 0);  /* answeringOffer: before anything else on the connection */
   tx = 0;
   do
@@ -549,10 +550,18 @@ inline hostLeave(c) {
      clientSend(c, LEAVE, 0)
   :: cl[c].conn == CONNECTING ->
      cl[c].conn = DISCONNECTED; cl[c].attempt = 0;
+     cancelJoinTimer(c);
      clientSend(c, LEAVE, 0)
   :: else -> skip
   fi;
   cl[c].script = 2
+}
+
+/* the join is answered or abandoned: its timer can no longer do anything, and the world
+   cancels it (World.cancelSpentTimers) */
+inline cancelJoinTimer(c) {
+  cl[c].jtimer = 0;
+  cl[c].jrem = 0
 }
 
 /* joinAttemptTimeout(n) of the current attempt: the next attempt on a new connection, or
@@ -613,13 +622,10 @@ inline failJoin(c) {
   :: d_step { cl[c].jtimer != 0 && DUE_FIRST(c) -> \
        advanceClock(c); \
        tn = cl[c].jtimer; cl[c].jtimer = 0; \
+       assert(cl[c].conn == CONNECTING && cl[c].attempt == tn); \
        if \
-       :: cl[c].conn == CONNECTING && cl[c].attempt == tn -> \
-          if \
-          :: tn < ATTEMPTS -> retryJoin(c) \
-          :: else -> failJoin(c) \
-          fi \
-       :: else -> skip \
+       :: tn < ATTEMPTS -> retryJoin(c) \
+       :: else -> failJoin(c) \
        fi; \
        CLEAR } \
   WINDOW_FAILS_EARLY(c) \

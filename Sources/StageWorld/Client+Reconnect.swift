@@ -23,9 +23,8 @@ extension Client {
 
     /// No ping for a whole watchdog period: the connection is lost (NET-3). Renderers hear
     /// `connecting`; the view is kept until a reconnect tells what survived.
-    mutating func pingWatchdogFired(connection: Int, pingsHeard heard: Int) -> Output {
+    mutating func pingWatchdogFired() -> Output {
         var output = Output()
-        guard view.local.connectionState == .connected, connection == epoch, heard == pingsHeard else { return output }
         view.local.connectionState = .connecting
         reconnectAttempt = 1
         output.events.append(.connectionStateChanged(.connecting, nil))
@@ -38,7 +37,6 @@ extension Client {
     /// with TIMEOUT.
     mutating func reconnectAttemptDue(_ number: Int) -> Output {
         var output = Output()
-        guard view.local.connectionState == .connecting, reconnectAttempt == number else { return output }
         if number > config.reconnect.maxAttempts {
             disconnect(error: StageError(code: .timeout, category: .join, isFatal: true), into: &output)
             output.messages.append(.leave)

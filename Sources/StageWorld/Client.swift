@@ -177,12 +177,29 @@ public struct Client: Hashable, Sendable {
 
     // MARK: Timers
 
-    /// A timer this client set has fired; timers of attempts that already ended change nothing.
+    /// A timer this client set has fired; timers of attempts that already ended change nothing
+    /// (the world cancels them as soon as they end, `World.cancelSpentTimers`).
     public mutating func handle(_ timer: ClientTimer, now: VirtualTime) -> Output {
+        guard isLive(timer) else { return Output() }
         switch timer {
         case .joinAttemptTimeout(let number): return joinAttemptTimedOut(number, now: now)
-        case .pingWatchdog(let connection, let heard): return pingWatchdogFired(connection: connection, pingsHeard: heard)
+        case .pingWatchdog: return pingWatchdogFired()
         case .reconnectAttempt(let number): return reconnectAttemptDue(number)
+        }
+    }
+
+    /// Whether `timer` would change anything if it fired now: only the timer of the join attempt
+    /// outstanding, the watchdog of the last ping heard on a connected connection, and the
+    /// reconnect attempt due next do. A timer that is not live belongs to an attempt, connection
+    /// or reconnect that has ended, and the world cancels it (`World.cancelSpentTimers`), as an
+    /// SDK cancels its timers: a later join or reconnect numbers its attempts from 1 again and
+    /// must not take an earlier one's timer for its own.
+    public func isLive(_ timer: ClientTimer) -> Bool {
+        let state = view.local.connectionState
+        switch timer {
+        case .joinAttemptTimeout(let number): return state == .connecting && joinAttempt?.number == number
+        case .pingWatchdog(let connection, let heard): return state == .connected && connection == epoch && heard == pingsHeard
+        case .reconnectAttempt(let number): return state == .connecting && reconnectAttempt == number
         }
     }
 
@@ -190,7 +207,7 @@ public struct Client: Hashable, Sendable {
     /// reports FAILED and tells the service to forget any late join.
     private mutating func joinAttemptTimedOut(_ number: Int, now: VirtualTime) -> Output {
         var output = Output()
-        guard view.local.connectionState == .connecting, let attempt = joinAttempt, attempt.number == number else { return output }
+        guard let attempt = joinAttempt else { return output }
         if now - attempt.firstAttemptAt < config.joinRetry.window || Mutants.isOn(.retryJoinForever) {
             if Mutants.isOn(.retryJoinForever) { joinAttempt?.firstAttemptAt = now }
             joinAttempt?.number = number + 1

@@ -11,6 +11,36 @@ public enum ServerTimer: Hashable, Sendable {
     /// dropped and its stream destroyed (SUB-4).
     case reconnectGrace(clientIndex: Int, epoch: Int)
 
+    /// The client whose connection the timer keeps.
+    var clientIndex: Int {
+        switch self {
+        case .ping(let clientIndex, _), .pongDeadline(let clientIndex, _, _), .reconnectGrace(let clientIndex, _): clientIndex
+        }
+    }
+
+    /// The connection the timer belongs to.
+    var epoch: Int {
+        switch self {
+        case .ping(_, let epoch), .pongDeadline(_, let epoch, _), .reconnectGrace(_, let epoch): epoch
+        }
+    }
+
+    /// Whether the timer would change anything if it fired now, `participant` being the one its
+    /// client has registered (nil: none): a ping or a pong deadline only on its connection while
+    /// it is open (a deadline only while its ping is unanswered), the grace only while its
+    /// connection is interrupted. A connection that closed, was replaced or was interrupted
+    /// never opens again (a rejoin opens a new one) and answered pings stay answered, so a timer
+    /// that is not live never is again, and the world cancels it (`World.cancelSpentTimers`).
+    func isLive(for participant: ServerParticipant?) -> Bool {
+        guard let participant, participant.epoch == epoch else { return false }
+        switch self {
+        case .ping: return !participant.isInterrupted
+        case .pongDeadline(_, _, let number):
+            return !participant.isInterrupted && (participant.pongsHeard < number || Mutants.isOn(.dropAnsweredConnection))
+        case .reconnectGrace: return participant.isInterrupted
+        }
+    }
+
     /// How long after it is set the timer fires.
     func delay(_ keepalive: KeepalivePolicy) -> VirtualDuration {
         switch self {
@@ -30,13 +60,14 @@ public enum ServerTimer: Hashable, Sendable {
 }
 
 extension StageServer {
-    /// A keepalive timer fired. Timers of a connection that has since been replaced or closed
-    /// change nothing. While `silenced` (a keepalive silence fault, SIG-6) a ping is not sent,
-    /// so no answer is awaited; the next ping is set as usual.
+    /// A keepalive timer fired. Timers that are not live (a connection that has since been
+    /// replaced or closed, a ping answered) change nothing. While `silenced` (a keepalive
+    /// silence fault, SIG-6) a ping is not sent, so no answer is awaited; the next ping is set
+    /// as usual.
     public mutating func handle(_ timer: ServerTimer, silenced: Bool) -> Reply {
+        guard let index = index(ofClient: timer.clientIndex), timer.isLive(for: participants[index]) else { return Reply() }
         switch timer {
         case .ping(let clientIndex, let epoch):
-            guard let index = liveIndex(clientIndex, epoch) else { return Reply() }
             if silenced { return Reply(timers: [.ping(clientIndex: clientIndex, epoch: epoch)]) }
             participants[index].pingsSent += 1
             let number = participants[index].pingsSent
@@ -44,23 +75,14 @@ extension StageServer {
                 outgoing: [Outgoing(clientIndex: clientIndex, message: .ping, epoch: epoch)],
                 timers: [.pongDeadline(clientIndex: clientIndex, epoch: epoch, number: number), .ping(clientIndex: clientIndex, epoch: epoch)]
             )
-        case .pongDeadline(let clientIndex, let epoch, let number):
-            guard let index = liveIndex(clientIndex, epoch), participants[index].pongsHeard < number || Mutants.isOn(.dropAnsweredConnection) else { return Reply() }
+        case .pongDeadline(_, _, let number):
             return connectionLost(at: index, reason: "ping \(number) unanswered")
-        case .reconnectGrace(let clientIndex, let epoch):
-            guard let index = index(ofClient: clientIndex), participants[index].epoch == epoch,
-                  participants[index].isInterrupted else { return Reply() }
+        case .reconnectGrace(let clientIndex, _):
             let id = participants[index].info.participantId
             var reply = leave(clientIndex: clientIndex)
             reply.events.append(.ejected(participantId: id, reason: "not back within the reconnect grace period"))
             return reply
         }
-    }
-
-    /// The participant on this client's connection `epoch`, while that connection is open.
-    private func liveIndex(_ clientIndex: Int, _ epoch: Int) -> Int? {
-        guard let index = index(ofClient: clientIndex), participants[index].epoch == epoch, !participants[index].isInterrupted else { return nil }
-        return index
     }
 
     /// SIG-6, SUB-4: the connection stopped answering pings and is closed. A publisher is kept

@@ -138,6 +138,7 @@ public struct World: Hashable, Sendable {
         case .drop(let sequence):
             events = drop(sequence: sequence)
         }
+        cancelSpentTimers()
         if now != clockBefore { touchTimerOwners() }
         let changed = touched
         touched = WorldComponents()
@@ -149,6 +150,29 @@ public struct World: Hashable, Sendable {
     mutating func advanceClock(to due: VirtualTime, firing event: PendingEvent) {
         guard timekeeping == .everyEvent || event.isTimer else { return }
         now = max(now, due)
+    }
+
+    /// Cancels the pending timers of the clients and the service this action changed that can
+    /// no longer do anything (`Client.isLive`, `ServerTimer.isLive`): the watchdog a ping
+    /// re-armed, the timer of a join that was answered, the keepalive of a closed connection,
+    /// as an SDK and a service cancel theirs. Such a timer would have fired changing nothing
+    /// and recording no event, and every event keeps the sequence number it was scheduled
+    /// with, so a timed run's trace is the same; the model checker no longer keys it, or fires
+    /// it as a clock tick (README, "The state key").
+    mutating func cancelSpentTimers() {
+        let changed = touched
+        let clients = clients
+        let server = server
+        pending.removeAll { event in
+            switch event {
+            case .timer(let index, let timer):
+                return changed.contains(component: 2 * index + 1) && !clients[index].isLive(timer)
+            case .serverTimer(let timer):
+                return changed.contains(component: 0) && !timer.isLive(for: server.index(ofClient: timer.clientIndex).map { server.participants[$0] })
+            case .delivery, .hostCall:
+                return false
+            }
+        }
     }
 
     /// The clock moved: every pending timer's remaining time changed, so every component

@@ -41,8 +41,11 @@ public struct MonitoredRun: Sendable {
     }
 
     /// Replays a schedule (a model checker's counterexample or a recorded timed run): each
-    /// action in turn, with every monitor watching, then the checks `end` names. Stops at the
-    /// first action that names no pending event (`World.canReplay`); `unplayable` is its position.
+    /// action in turn, with every monitor watching, then the checks `end` names. Skips a fire of
+    /// an event that is no longer pending (`World.namesSpentEvent`: a timer the world has since
+    /// cancelled, which a schedule recorded before timers were cancelled fires as a no-op).
+    /// Stops at the first other action that names no pending event (`World.canReplay`);
+    /// `unplayable` is its position.
     /// A counterexample (`end` quiescent) keeps time as the checker did, by timers only.
     /// `trace` records the replay, as for a timed run.
     public init(
@@ -51,7 +54,7 @@ public struct MonitoredRun: Sendable {
         var world = world
         if end == .quiescent { world.timekeeping = .timersOnly }
         var loop = StepLoop(world: world, monitors: MonitorSet(settle: settle), recording: Recording(trace: trace))
-        for (position, action) in schedule.enumerated() {
+        for (position, action) in schedule.enumerated() where !loop.world.namesSpentEvent(action) {
             guard loop.world.canReplay(action) else {
                 unplayable = position
                 break
@@ -73,6 +76,14 @@ public struct MonitoredRun: Sendable {
 }
 
 extension World {
+    /// Whether `action` fires an event that was scheduled and is no longer pending: one fired
+    /// already, or a timer cancelled as spent (`World.cancelSpentTimers`). Firing it would
+    /// change nothing.
+    public func namesSpentEvent(_ action: Action) -> Bool {
+        guard case .fire(let sequence) = action else { return false }
+        return sequence < pending.nextSequence && pending.entry(sequence: sequence) == nil
+    }
+
     /// Whether a schedule may take `action` here: it names a pending event, and a drop names a
     /// transmission. Looser than `enabledActions` on purpose: a recorded timed run delivers
     /// reordered frames out of sequence, which the checker's per-link order never does.
