@@ -25,18 +25,18 @@ public enum ServerTimer: Hashable, Sendable {
         }
     }
 
-    /// Whether the timer would change anything if it fired now, `participant` being the one its
-    /// client has registered (nil: none): a ping or a pong deadline only on its connection while
-    /// it is open (a deadline only while its ping is unanswered), the grace only while its
-    /// connection is interrupted. A connection that closed, was replaced or was interrupted
-    /// never opens again (a rejoin opens a new one) and answered pings stay answered, so a timer
-    /// that is not live never is again, and the world cancels it (`World.cancelSpentTimers`).
+    /// Whether the timer still belongs to a connection it can act on, `participant` being the
+    /// one its client has registered (nil: none): a ping or a pong deadline only on its
+    /// connection while it is open, the grace only while its connection is interrupted. A
+    /// connection that closed, was replaced or was interrupted never opens again (a rejoin opens
+    /// a new one), so a timer that is not live never is again, and the world cancels it
+    /// (`World.cancelSpentTimers`). A deadline whose ping was answered stays live and fires as a
+    /// no-op: the SIG-6 monitor tells a late pong from one in time by whether its ping's
+    /// deadline is still pending when it arrives, and a deadline firing records no event.
     func isLive(for participant: ServerParticipant?) -> Bool {
         guard let participant, participant.epoch == epoch else { return false }
         switch self {
-        case .ping: return !participant.isInterrupted
-        case .pongDeadline(_, _, let number):
-            return !participant.isInterrupted && (participant.pongsHeard < number || Mutants.isOn(.dropAnsweredConnection))
+        case .ping, .pongDeadline: return !participant.isInterrupted
         case .reconnectGrace: return participant.isInterrupted
         }
     }
@@ -61,9 +61,9 @@ public enum ServerTimer: Hashable, Sendable {
 
 extension StageServer {
     /// A keepalive timer fired. Timers that are not live (a connection that has since been
-    /// replaced or closed, a ping answered) change nothing. While `silenced` (a keepalive
-    /// silence fault, SIG-6) a ping is not sent, so no answer is awaited; the next ping is set
-    /// as usual.
+    /// replaced or closed) and the deadline of an answered ping change nothing. While
+    /// `silenced` (a keepalive silence fault, SIG-6) a ping is not sent, so no answer is
+    /// awaited; the next ping is set as usual.
     public mutating func handle(_ timer: ServerTimer, silenced: Bool) -> Reply {
         guard let index = index(ofClient: timer.clientIndex), timer.isLive(for: participants[index]) else { return Reply() }
         switch timer {
@@ -76,6 +76,7 @@ extension StageServer {
                 timers: [.pongDeadline(clientIndex: clientIndex, epoch: epoch, number: number), .ping(clientIndex: clientIndex, epoch: epoch)]
             )
         case .pongDeadline(_, _, let number):
+            guard participants[index].pongsHeard < number || Mutants.isOn(.dropAnsweredConnection) else { return Reply() }
             return connectionLost(at: index, reason: "ping \(number) unanswered")
         case .reconnectGrace(let clientIndex, _):
             let id = participants[index].info.participantId
