@@ -14,6 +14,7 @@ public enum InvariantCatalog {
 struct CatalogMonitors: Sendable {
     var joinLeave = JoinLeaveOrderMonitor()
     var streamAccounting = StreamAccountingMonitor()
+    var rendererPicture = RendererPictureMonitor()
     var subscribeAnswer = SubscribeAnswerMonitor()
     var publishCapability = PublishCapabilityMonitor()
     var silentRefresh = SilentRefreshMonitor()
@@ -35,6 +36,7 @@ struct CatalogMonitors: Sendable {
     mutating func visit<Visitor: MonitorVisitor>(_ visitor: inout Visitor) {
         visitor.visit(&joinLeave)
         visitor.visit(&streamAccounting)
+        visitor.visit(&rendererPicture)
         visitor.visit(&subscribeAnswer)
         visitor.visit(&publishCapability)
         visitor.visit(&silentRefresh)
@@ -56,6 +58,7 @@ struct CatalogMonitors: Sendable {
     func read<Reader: MonitorReader>(_ reader: inout Reader) {
         reader.read(joinLeave)
         reader.read(streamAccounting)
+        reader.read(rendererPicture)
         reader.read(subscribeAnswer)
         reader.read(publishCapability)
         reader.read(silentRefresh)

@@ -39,6 +39,10 @@ public protocol InvariantMonitor: Sendable {
     /// world is then unchanged since that event): a monitor whose per-step work only reads the
     /// world may do it once per step. By default the same as `observe`.
     mutating func observe(_ event: TraceEvent, index: Int, world: World, sameStepAsPrevious: Bool) -> [Violation]
+    /// Called once a step's events have all been observed, with the world the step left and
+    /// the index and time of its last event: for verdicts over a whole step (what several of
+    /// its events add up to). By default nothing.
+    mutating func endOfStep(world: World, lastEventIndex: Int, time: VirtualTime) -> [Violation]
     /// End-of-run checks, on the final world.
     func finish(world: World) -> [Violation]
     /// The eventually-checks for a quiescent world (`World.isQuiescent`), whatever the clock
@@ -61,6 +65,7 @@ extension InvariantMonitor {
         observe(event, index: index, world: world)
     }
 
+    public mutating func endOfStep(world: World, lastEventIndex: Int, time: VirtualTime) -> [Violation] { [] }
     public func finish(world: World) -> [Violation] { [] }
     public func finishWhenQuiescent(world: World) -> [Violation] { finish(world: world) }
 
@@ -101,7 +106,9 @@ public struct MonitorSet: Sendable {
             visit(&observer)
             eventCount += 1
         }
-        if !observer.violations.isEmpty { violations += observer.violations }
+        var ender = StepEnder(world: world, lastEventIndex: eventCount - 1, time: events[events.count - 1].time, violations: observer.violations)
+        visit(&ender)
+        if !ender.violations.isEmpty { violations += ender.violations }
     }
 
     public mutating func finish(world: World) {
@@ -160,6 +167,19 @@ private struct EventObserver: MonitorVisitor {
 
     mutating func visit<Monitor: InvariantMonitor>(_ monitor: inout Monitor) {
         let found = monitor.observe(event, index: index, world: world, sameStepAsPrevious: sameStepAsPrevious)
+        if !found.isEmpty { violations += found }
+    }
+}
+
+/// Ends a step for every monitor (`InvariantMonitor.endOfStep`), after its events.
+private struct StepEnder: MonitorVisitor {
+    let world: World
+    let lastEventIndex: Int
+    let time: VirtualTime
+    var violations: [Violation]
+
+    mutating func visit<Monitor: InvariantMonitor>(_ monitor: inout Monitor) {
+        let found = monitor.endOfStep(world: world, lastEventIndex: lastEventIndex, time: time)
         if !found.isEmpty { violations += found }
     }
 }

@@ -187,7 +187,7 @@ public struct VisibilityMonitor: InvariantMonitor {
             let key = ObserverParticipant(observer: observer, participantId: info.participantId)
             let metadata = VisibleMetadata(info)
             received[key] = metadata
-            if sdk.hasMetadataUpdateEvent, let current = shown[key], current != metadata, message.carriesLiveUpdate {
+            if Self.rendersMetadataUpdates(sdk), let current = shown[key], current != metadata, message.carriesLiveUpdate {
                 owed[key] = event
             }
         }
@@ -198,6 +198,14 @@ public struct VisibilityMonitor: InvariantMonitor {
     private mutating func settle(observer: String, before event: TraceEvent, index: Int) -> [Violation] {
         let keys = owed.keys.filter { $0.observer == observer }.sorted()
         return keys.compactMap { key in owed.removeValue(forKey: key).map { overdue($0, key: key, index: index) } }
+    }
+
+    /// The seed's table, read here and not from the model's `SDKKind.hasMetadataUpdateEvent`,
+    /// so a wrong threshold in the model is a disagreement the monitor sees: only the mobile
+    /// SDK from 1.37.0 on has participantMetadataDidUpdate (VIS-1).
+    static func rendersMetadataUpdates(_ sdk: SDKKind) -> Bool {
+        guard case .mobile(let version) = sdk else { return false }
+        return (version.major, version.minor) >= (1, 37)
     }
 
     private func overdue(_ event: TraceEvent, key: ObserverParticipant, index: Int?) -> Violation {
@@ -214,7 +222,7 @@ public struct VisibilityMonitor: InvariantMonitor {
             return newest.map { $0 == metadata } ?? true ? []
                 : [violation(event, index: index, "participantDidJoin shows \(info.participantId) as \(metadata), but the newest metadata received is \(newest.map(\.description) ?? "-")")]
         case .participantMetadataDidUpdate:
-            guard config.sdk.hasMetadataUpdateEvent else {
+            guard Self.rendersMetadataUpdates(config.sdk) else {
                 return [violation(event, index: index, "participantMetadataDidUpdate reached a \(config.sdk) observer; only mobile >= 1.37.0 has it")]
             }
             guard shown[key] != nil else {

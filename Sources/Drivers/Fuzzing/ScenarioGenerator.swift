@@ -19,7 +19,12 @@ public struct ScenarioGenerator: Sendable {
         self.durationSeconds = durationSeconds
     }
 
-    static let sdks: [SDKKind] = [.mobile(SemanticVersion(1, 37, 0)), .mobile(SemanticVersion(1, 36, 0)), .web(SemanticVersion(1, 24, 0)), .composition]
+    /// Both sides of the metadata event's version threshold (VIS-1), and a web SDK numbered
+    /// past it (the threshold is the mobile SDK's only).
+    static let sdks: [SDKKind] = [
+        .mobile(SemanticVersion(1, 37, 0)), .mobile(SemanticVersion(1, 36, 0)), .web(SemanticVersion(1, 24, 0)), .composition,
+        .mobile(SemanticVersion(1, 38, 2)), .mobile(SemanticVersion(1, 36, 9)), .web(SemanticVersion(1, 37, 0)),
+    ]
 
     public func draft(seed: UInt64) -> (draft: ScenarioDraft, parameters: [String]) {
         var random = SplitMix64.stream(seed: seed, name: "generator")
@@ -71,7 +76,8 @@ public struct ScenarioGenerator: Sendable {
 
     /// One host-driven event at a random time in the first 70% of the run (so that the end is
     /// quiet and convergence is judged): new answers and a refresh (sometimes returning a new
-    /// stream instance with its own mute state), a mute, a token exchange, or a leave and a rejoin.
+    /// stream instance with its own mute state, or a different set of kinds), a mute, a token
+    /// exchange, or a leave and a rejoin.
     private func event(among participants: [ScenarioDraft.Participant], before duration: UInt64, random: inout SplitMix64) -> [ScenarioDraft.Step] {
         let who = random.pick(participants)?.name ?? "p1"
         let at = 1_000 + random.upTo(max(duration * 700, 5_000) - 1_000)
@@ -79,7 +85,8 @@ public struct ScenarioGenerator: Sendable {
         case 0:
             var streams: [LocalStream]?
             if random.percentChance(30) {
-                streams = [LocalStream(kind: .audio, instance: UInt32(1 + random.upTo(5)), isMuted: random.percentChance(50)), LocalStream(kind: .video)]
+                let audio = LocalStream(kind: .audio, instance: UInt32(1 + random.upTo(5)), isMuted: random.percentChance(50))
+                streams = random.pick([[audio, LocalStream(kind: .video)], [audio], [LocalStream(kind: .video)]])
             }
             let patch = StrategyPatch(publish: random.percentChance(60), streams: streams, subscribe: random.pick(SubscribeType.allCases) ?? .audioVideo)
             return [.init(atMilliseconds: at, participant: who, call: .setStrategy(patch)),
