@@ -24,6 +24,7 @@ struct CatalogMonitors: Sendable {
     var capabilityChange = CapabilityChangeMonitor()
     var exchangeImmutability = ExchangeImmutabilityMonitor()
     var convergence: ConvergenceMonitor
+    var idleLinkAgreement = IdleLinkAgreementMonitor()
     var liveConnection = LiveConnectionMonitor()
     var publisherDrop = PublisherDropMonitor()
     var subscribeEnforcement = SubscribeEnforcementMonitor()
@@ -46,6 +47,7 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&capabilityChange)
         visitor.visit(&exchangeImmutability)
         visitor.visit(&convergence)
+        visitor.visit(&idleLinkAgreement)
         visitor.visit(&liveConnection)
         visitor.visit(&publisherDrop)
         visitor.visit(&subscribeEnforcement)
@@ -68,6 +70,7 @@ struct CatalogMonitors: Sendable {
         reader.read(capabilityChange)
         reader.read(exchangeImmutability)
         reader.read(convergence)
+        reader.read(idleLinkAgreement)
         reader.read(liveConnection)
         reader.read(publisherDrop)
         reader.read(subscribeEnforcement)

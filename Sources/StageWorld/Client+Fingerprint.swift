@@ -57,6 +57,7 @@ extension Client {
     private func encodeConnection(to writer: inout CanonicalWriter) {
         writer.writeOptional(joinAttempt) { writer, attempt in writer.write(attempt.number) }
         writer.write(min(epoch, 2))
+        writer.write(UInt32(publishRepliesOwed))
         writer.writeOptional(reconnectAttempt) { writer, attempt in writer.write(attempt) }
     }
 

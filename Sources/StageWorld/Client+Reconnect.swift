@@ -6,6 +6,7 @@ extension Client {
     mutating func openConnection(into output: inout Output) {
         epoch += 1
         pingsHeard = 0
+        publishRepliesOwed = 0
         output.messages.append(.join(token: token, metadata: config.connectMetadata))
     }
 

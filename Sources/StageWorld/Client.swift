@@ -25,6 +25,10 @@ public struct Client: Hashable, Sendable {
     /// Tokens sent to the service by exchangeToken and not yet answered, oldest first: the
     /// service answers them in order (TOK-4, TOK-5).
     public internal(set) var pendingExchanges: [String] = []
+    /// Publish requests sent on the current connection and not yet answered. The service
+    /// answers them in order, so only the answer that brings this to zero answers the newest
+    /// request; an earlier one (a publish cancelled and asked again, STG-3) changes nothing.
+    public internal(set) var publishRepliesOwed = 0
     /// The current strategy: the configured one until setStrategy or a mute changes it (STR-1, LST-1).
     public var strategy: StrategySpec
     public var view: StageView
@@ -267,14 +271,9 @@ public struct Client: Hashable, Sendable {
         guard state == .connected else { return Output() }
         var output = Output()
         switch message {
-        case .publishAccepted where view.local.publishState == .attemptingPublish:
-            view.local.publishState = .published
-            output.events.append(.publishStateChanged(view.local.info, .published, nil))
-        case .publishRejected(let error) where view.local.publishState == .attemptingPublish:
-            view.local.publishState = .errored
-            view.local.publishedStreams = []
-            output.events.append(.publishStateChanged(view.local.info, .errored, error))
-            output.errors.append(SDKErrorReport(error: error, reason: "the stage service refused the publish"))
+        case .publishAccepted, .publishRejected:
+            publishRepliesOwed = max(publishRepliesOwed - 1, 0)
+            if publishRepliesOwed == 0 { publishAnswered(message, into: &output) }
         case .participantJoined(let info, _):
             remoteJoined(info, strategy: strategy)
         case .participantPublished(let snapshot):
@@ -306,6 +305,30 @@ public struct Client: Hashable, Sendable {
             break
         }
         return output
+    }
+
+    /// The answer to the newest publish request: it settles a publish still being attempted.
+    private mutating func publishAnswered(_ answer: WireMessage, into output: inout Output) {
+        guard view.local.publishState == .attemptingPublish else { return }
+        switch answer {
+        case .publishAccepted:
+            view.local.publishState = .published
+            output.events.append(.publishStateChanged(view.local.info, .published, nil))
+        case .publishRejected(let error):
+            view.local.publishState = .errored
+            view.local.publishedStreams = []
+            output.events.append(.publishStateChanged(view.local.info, .errored, error))
+            output.errors.append(SDKErrorReport(error: error, reason: "the stage service refused the publish"))
+        default:
+            break
+        }
+    }
+
+    /// Counts the publish requests among what the client is about to send.
+    mutating func countPublishRequests(in messages: [WireMessage]) {
+        for message in messages {
+            if case .publish = message { publishRepliesOwed += 1 }
+        }
     }
 
     private mutating func joinAccepted(_ snapshots: [PublisherSnapshot], strategy: some StrategyAnswers) -> Output {

@@ -33,7 +33,7 @@ extension StageServer {
     /// TOK-7 on the service's side: a participant whose accepted token no longer allows
     /// publishing stops publishing at once; the others hear it unpublish now, not when its own
     /// unpublish arrives.
-    private mutating func stopPublishing(_ index: Int, reason: String) -> Reply {
+    mutating func stopPublishing(_ index: Int, reason: String) -> Reply {
         guard !participants[index].publishedStreams.isEmpty else { return Reply() }
         participants[index].publishedStreams = []
         let id = participants[index].info.participantId

@@ -114,7 +114,9 @@ extension StageServer {
     /// (TOK-1); refused, it is dropped at once and its stream destroyed.
     mutating func rejoin(at index: Int, token: String, epoch: Int, now: VirtualTime) -> Reply {
         let clientIndex = participants[index].clientIndex
-        if participants[index].isInterrupted, case .failure(let rejection) = verify(token, now: now) {
+        let verified: VerifiedToken
+        switch verify(token, now: now) {
+        case .failure(let rejection):
             let id = participants[index].info.participantId
             var reply = leave(clientIndex: clientIndex)
             reply.outgoing.append(Outgoing(clientIndex: clientIndex, message: .joinRejected(rejection.stageError, reason: rejection.reason), epoch: epoch))
@@ -123,17 +125,36 @@ extension StageServer {
                 .ejected(participantId: id, reason: "its reconnect was refused"),
             ]
             return reply
+        case .success(let token):
+            verified = token
         }
         participants[index].epoch = epoch
         participants[index].pingsSent = 0
         participants[index].pongsHeard = 0
         participants[index].isInterrupted = false
         let offer = WireMessage.joinAccepted(snapshots(except: clientIndex), connectionId: participants[index].info.participantId)
-        let accepted = Outgoing(clientIndex: clientIndex, message: offer, epoch: epoch)
-        return Reply(
-            outgoing: [accepted] + broadcast(.participantReconnected(participants[index].info), except: clientIndex),
+        var reply = Reply(
+            outgoing: [Outgoing(clientIndex: clientIndex, message: offer, epoch: epoch)] + broadcast(.participantReconnected(participants[index].info), except: clientIndex),
             timers: config.keepalive.isEnabled ? [.ping(clientIndex: clientIndex, epoch: epoch)] : []
         )
+        if verified.claims != participants[index].claims { reply.merge(adopt(verified, at: index)) }
+        return reply
+    }
+
+    /// TOK-1: the service holds a participant as the token it last admitted says. A join on a
+    /// new connection may carry a token exchanged while the old one was down (or a fresh
+    /// `join()` after a `leave()` the service never heard): its claims replace the held ones,
+    /// and everyone else hears the update as after an exchange (VIS-1, TOK-7).
+    private mutating func adopt(_ verified: VerifiedToken, at index: Int) -> Reply {
+        let info = verified.claims.participantInfo(isLocal: false)
+        participants[index].claims = verified.claims
+        participants[index].origin = verified.origin
+        let changedInfo = info != participants[index].info
+        participants[index].info = info
+        var reply = changedInfo
+            ? Reply(outgoing: broadcast(.participantUpdated(info), except: participants[index].clientIndex), events: [.metadataUpdated(info)]) : Reply()
+        if !info.capabilities.canPublish { reply.merge(stopPublishing(index, reason: "the token of its new connection does not allow publishing (TOK-7)")) }
+        return reply
     }
 
     mutating func pong(clientIndex: Int) -> Reply {

@@ -16,6 +16,9 @@ public struct TraceEvent: Hashable, Sendable {
     /// to the stage service, `server` for a frame to a client; nil otherwise. It is not part of
     /// the trace file (the sequence diagram of issue 17 draws its arrows from it).
     public var peer: String?
+    /// The `peer` of a frame injected into a client's connection (a scenario's `inject` step,
+    /// a hostile-input test): the stage service never sent it.
+    public static let injectedSender = "injected"
 
     /// What happened.
     public enum Kind: Hashable, Sendable {

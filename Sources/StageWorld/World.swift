@@ -245,13 +245,14 @@ public struct World: Hashable, Sendable {
             return [delivered] + serve { $0.handle(message, from: envelope.clientIndex, epoch: envelope.epoch, now: time) }
         case .client(let index):
             guard envelope.epoch == clients[index].epoch || envelope.epoch == Envelope.currentConnection else { return discarded }
-            return deliver(message, frame: envelope.frame, toClient: index, host: host)
+            let sender = envelope.epoch == Envelope.currentConnection ? TraceEvent.injectedSender : "server"
+            return deliver(message, frame: envelope.frame, toClient: index, from: sender, host: host)
         }
     }
 
     /// The client handles the message, or refuses one that contradicts what it knows: then the
     /// trace shows a protocol error instead of the delivery, and nothing else (SIG-8).
-    private mutating func deliver(_ message: WireMessage, frame: String, toClient index: Int, host: (any HostStrategies)?) -> [TraceEvent] {
+    private mutating func deliver(_ message: WireMessage, frame: String, toClient index: Int, from sender: String, host: (any HostStrategies)?) -> [TraceEvent] {
         let answers = strategy(forClient: index, host: host)
         var refusal: String?
         let trace = input(index) { client in
@@ -260,7 +261,7 @@ public struct World: Hashable, Sendable {
             return output
         }.trace
         let kind = refusal.map { TraceEvent.Kind.protocolError(frame: frame, reason: $0) } ?? .delivered(message, frame: frame)
-        return [TraceEvent(time: now, observer: clients[index].name, kind: kind, peer: "server")] + trace
+        return [TraceEvent(time: now, observer: clients[index].name, kind: kind, peer: sender)] + trace
     }
 
     /// Lets the stage service handle an input. Connections it closed doing so (a leave, an
@@ -294,6 +295,7 @@ public struct World: Hashable, Sendable {
         let layoutBefore = clients[index].compositionLayout
         let epochBefore = clients[index].epoch
         let output = handle(&clients[index])
+        clients[index].countPublishRequests(in: output.messages)
         if clients[index].epoch != epochBefore {
             touched.insertService()
             abandonConnection(clientIndex: index, olderThan: clients[index].epoch)

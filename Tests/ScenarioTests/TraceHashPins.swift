@@ -4,6 +4,8 @@
 /// only for a change meant to alter traces, and say why in its commit.
 enum TraceHashPins {
     static let fileHashes: [String: String] = [
+        "Scenarios/stg-4-stale-publish-answer.yaml": "fbd92654f3d40440",
+        "Scenarios/tok-1-rejoin-adopts-new-token.yaml": "4b52c321b7753d8c",
         "Scenarios/check/exchange-capabilities.yaml": "93687a6fafdea9ff",
         "Scenarios/check/immutable-exchange.yaml": "033b9379377191e4",
         "Scenarios/check/new-instance-mute.yaml": "0fc922d72aeab772",

@@ -202,6 +202,6 @@ struct FingerprintTests {
         var simulator = Simulator(world: world, seed: 1)
         simulator.run(until: .seconds(7)) { _, _, _ in }
         #expect(simulator.world.clients.allSatisfy { $0.remoteProperties.count == 2 })
-        #expect(XXH3.hex(simulator.world.fingerprint()) == "bf3f990414979307")
+        #expect(XXH3.hex(simulator.world.fingerprint()) == "d12a8aef3e4feed7")
     }
 }

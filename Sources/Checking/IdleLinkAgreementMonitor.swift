@@ -1,0 +1,63 @@
+import Simulation
+import StageCore
+import StageWorld
+
+/// NET-3, STR-2, STR-4, RND-4/5, TOK-7, VIS-1 checked at every step, not only at the end of a
+/// quiet run: a connected client whose connection the stage service holds open, with nothing
+/// in flight on its link in either direction, has heard everything the service did and the
+/// service has heard everything it did, so its view must agree with the service's record
+/// (`ViewAgreement`) right then. A client is judged
+/// at the end of a step that involved it (it observed an event, or a frame of its reached the
+/// service), when its link has just fallen idle. A client that was handed a frame the service
+/// never sent (an injected one, SIG-8) may believe what the service does not hold, so it is
+/// not judged from then on.
+public struct IdleLinkAgreementMonitor: InvariantMonitor {
+    public var name: String { "idle-link-views-agree" }
+    public var summary: String { "whenever nothing is in flight between a connected client and the stage service, its view equals the service's record" }
+    public var rules: [String] { ["NET-3", "STR-2", "STR-4", "RND-4", "RND-5", "TOK-7", "VIS-1"] }
+    /// Names of the clients the current step involved; emptied at its end.
+    private var involved: Set<String> = []
+    /// Names of the clients that were handed an injected frame.
+    private var heardInjectedFrames: Set<String> = []
+
+    public init() {}
+
+    public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
+        involved.insert(event.observer)
+        if event.peer == TraceEvent.injectedSender { heardInjectedFrames.insert(event.observer) }
+        if let peer = event.peer { involved.insert(peer) }
+        return []
+    }
+
+    public mutating func endOfStep(world: World, lastEventIndex: Int, time: VirtualTime) -> [Violation] {
+        defer { involved.removeAll(keepingCapacity: true) }
+        let candidates = involved.subtracting(heardInjectedFrames).compactMap { world.clientIndex(named: $0) }
+            .filter { world.clients[$0].view.local.connectionState == .connected && world.server.holdsConnection(clientIndex: $0, epoch: world.clients[$0].epoch) }
+        guard !candidates.isEmpty else { return [] }
+        let busy = world.clientsWithFramesInFlight
+        var found: [Violation] = []
+        for index in candidates.sorted() where !busy.contains(index) {
+            let client = world.clients[index]
+            found += ViewAgreement.differences(client, world: world).map {
+                Violation(invariant: name, rules: rules, time: time, observer: client.name, eventIndex: lastEventIndex, message: "nothing in flight on its link, yet \($0)")
+            }
+        }
+        return found
+    }
+
+    /// The clients it no longer judges; between steps it holds nothing else.
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        writer.writeUnordered(heardInjectedFrames) { writer, name in writer.writeName(name) }
+    }
+}
+
+extension World {
+    /// Indices of the clients with a frame pending on their link, in either direction.
+    var clientsWithFramesInFlight: Set<Int> {
+        var busy: Set<Int> = []
+        for entry in pending.entries {
+            if case .delivery(let envelope) = entry.payload { busy.insert(envelope.clientIndex) }
+        }
+        return busy
+    }
+}

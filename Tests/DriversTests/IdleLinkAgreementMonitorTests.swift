@@ -1,0 +1,64 @@
+import Checking
+import Drivers
+import Scenario
+import Simulation
+import StageCore
+@testable import StageWorld
+import Testing
+
+/// IdleLinkAgreementMonitor (NET-3, STR-4, TOK-7, ...): a connected client with nothing in
+/// flight on its link must agree with the stage service's record at the end of every step
+/// that involved it. The worlds are what a real run left (idle links), with one side changed
+/// by hand to make the disagreement a model bug would make.
+@Suite("IdleLinkAgreementMonitor (NET-3, STR-4, TOK-7)")
+struct IdleLinkAgreementMonitorTests {
+    static func idleWorld() throws -> World {
+        let scenario = try ScenarioLoader.parse("""
+            name: a publisher and a viewer, settled
+            duration: 5s
+            keepalive: {pingInterval: 60s, pongTimeout: 60s}
+            participants:
+              - {name: pub, strategy: {publish: true, subscribe: none}}
+              - {name: viewer, strategy: {publish: false, subscribe: audioVideo}}
+            steps:
+              - {at: 0s, participant: pub, call: join}
+              - {at: 0s, participant: viewer, call: join}
+            """, path: "idle.yaml")
+        return ScenarioRunner.run(scenario).finalWorld
+    }
+
+    static func violations(after observer: String, on world: World) -> [Violation] {
+        var monitors = MonitorSet([IdleLinkAgreementMonitor()])
+        let event = TraceEvent(time: .seconds(6), observer: observer, kind: .hostCall(.refreshStrategy))
+        monitors.observe([event], world: world)
+        return monitors.violations
+    }
+
+    @Test("a settled run agrees on every idle link")
+    func settledRunAgrees() throws {
+        let world = try Self.idleWorld()
+        #expect(world.pending.entries.allSatisfy { $0.payload.isTimer })
+        #expect(Self.violations(after: "pub", on: world).isEmpty)
+        #expect(Self.violations(after: "viewer", on: world).isEmpty)
+    }
+
+    @Test("a publisher whose stream change never reached the service is caught once its link is idle (STR-4)")
+    func unsentRepublishIsCaught() throws {
+        var world = try Self.idleWorld()
+        let pub = try #require(world.clientIndex(named: "pub"))
+        world.clients[pub].view.local.streams = [LocalStream(kind: .video)]
+        world.clients[pub].view.local.publishedStreams = [LocalStream(kind: .video)]
+        let found = Self.violations(after: "pub", on: world)
+        #expect(found.map(\.invariant) == ["idle-link-views-agree"])
+        #expect(found.first?.message.contains("should be publishing") == true, "\(found)")
+    }
+
+    @Test("a viewer that missed a publisher's video is caught (RND-4)")
+    func missedStreamsAreCaught() throws {
+        var world = try Self.idleWorld()
+        let viewer = try #require(world.clientIndex(named: "viewer"))
+        world.clients[viewer].view[index: 0].addedStreams.removeAll { $0.kind == .video }
+        #expect(Self.violations(after: "viewer", on: world).contains { $0.message.contains("its renderers have") })
+        #expect(Self.violations(after: "pub", on: world).isEmpty, "only the clients a step involved are judged")
+    }
+}
