@@ -25,6 +25,9 @@ public struct Client: Hashable, Sendable {
     /// Tokens sent to the service by exchangeToken and not yet answered, oldest first: the
     /// service answers them in order (TOK-4, TOK-5).
     public internal(set) var pendingExchanges: [String] = []
+    /// Tokens passed to exchangeToken while a join or reconnect was in progress, oldest first:
+    /// carried out when it ends (TOK-4, TOK-5, `runDeferredExchanges`).
+    public internal(set) var deferredExchanges: [String] = []
     /// The current strategy: the configured one until setStrategy or a mute changes it (STR-1, LST-1).
     public var strategy: StrategySpec
     public var view: StageView
@@ -241,6 +244,7 @@ public struct Client: Hashable, Sendable {
         reconnectAttempt = nil
         pendingExchanges = []
         output.events.append(.connectionStateChanged(.disconnected, error))
+        runDeferredExchanges(into: &output)
     }
 
     private mutating func refreshStrategy(_ strategy: some StrategyAnswers) -> Output {
@@ -326,6 +330,7 @@ public struct Client: Hashable, Sendable {
         plan.report = report
         output.apply(plan, from: self)
         endKeptPublish(into: &output)
+        runDeferredExchanges(into: &output)
         return output
     }
 
@@ -356,6 +361,7 @@ public struct Client: Hashable, Sendable {
         if view[index: index].announced {
             if Mutants.isOn(.joinAgainOnStreamChange) { output.events.append(.participantDidJoin(snapshot.info)) }
             output.apply(Reconciler.remoteStreamsChanged(&view, participantId: snapshot.info.participantId, streams: snapshot.streams), from: self)
+            output.subscriberEvents += followPublisherVideo()
             return
         }
         view[index: index].info = snapshot.info
