@@ -191,16 +191,26 @@ extension Client {
     }
 
     /// SUB-5: the link towards this client, sampled at each keepalive ping, drives quality
-    /// fallback of every connected subscriber (routed mode only, SUB-6 permitting).
-    mutating func sampleLink(_ conditions: LinkConditions, now: VirtualTime) -> [SubscriberTraceEvent] {
+    /// fallback of every connected subscriber (routed mode only, SUB-6 permitting). "Stream
+    /// quality may change due to network conditions ... on either the subscriber or
+    /// publisher": a subscriber's sample has this client's downlink bandwidth and the loss of
+    /// the whole media path, the publisher's link (`publisherLoss`, by publisher id) then this one.
+    mutating func sampleLink(_ conditions: LinkConditions, publisherLoss: [String: Double], now: VirtualTime) -> [SubscriberTraceEvent] {
         var found: [SubscriberTraceEvent] = []
         let bandwidth = UInt64(max(conditions.downlinkBitsPerSecond, 0))
         for index in subscribers.indices where subscribers[index].state.phase == .connected {
+            let loss = Self.pathLoss(conditions.lossProbability, publisherLoss[subscribers[index].publisherId] ?? 0)
             found += changeSlot(index) { state in
-                state.linkQuality(bandwidthBitsPerSecond: bandwidth, lossRatio: conditions.lossProbability, at: now.nanoseconds)
+                state.linkQuality(bandwidthBitsPerSecond: bandwidth, lossRatio: loss, at: now.nanoseconds)
             }
         }
         return found
+    }
+
+    /// The loss of two links in a row; a loss-free link leaves the other's figure exact.
+    static func pathLoss(_ first: Double, _ second: Double) -> Double {
+        guard first != 0, second != 0 else { return first + second }
+        return 1 - (1 - first) * (1 - second)
     }
 
     /// SUB-8: the subscriber's preferences pick the layer it receives.

@@ -59,6 +59,7 @@ enum TraceHashPins {
         "Scenarios/str-8-background-mode.yaml": "0abe4a01462ad3c7",
         "Scenarios/sub-4-publisher-side-reconnect.yaml": "caba8500a5d0c254",
         "Scenarios/sub-4-subscriber-reconnects.yaml": "06184ecf142c7241",
+        "Scenarios/sub-5-publisher-side-quality.yaml": "42ebd4d0522e3739",
         "Scenarios/sub-5-publisher-stops-video-stream.yaml": "7551b85169eff312",
         "Scenarios/sub-5-video-disabled-reasons.yaml": "a057b484e59a4988",
         "Scenarios/sub-6-8-publisher-properties-and-layers.yaml": "7c6579c9b8c48309",
