@@ -47,6 +47,8 @@ extension Client {
         writer.writeOptional(claims)
         writer.write(UInt32(pendingExchanges.count))
         for exchange in pendingExchanges { writer.writeToken(exchange, keyRing: keyRing) }
+        writer.write(UInt32(deferredExchanges.count))
+        for exchange in deferredExchanges { writer.writeToken(exchange, keyRing: keyRing) }
         strategy.encode(to: &writer)
         view.encode(to: &writer)
         encodeConnection(to: &writer)

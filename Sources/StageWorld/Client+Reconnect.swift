@@ -71,6 +71,7 @@ extension Client {
         }
         output.apply(Reconciler.refresh(&view, strategy: strategy), from: self)
         endKeptPublish(into: &output)
+        runDeferredExchanges(into: &output)
         return output
     }
 

@@ -35,8 +35,9 @@ extension Client {
     /// Follows what the SDK just did with the OpenTok subscriber lifecycle (SUB-1..5): a
     /// publisher's join announces its stream, a subscription being attempted subscribes,
     /// `subscribed` starts media, a lost connection drops every subscriber's media and the
-    /// reconnect restores it (or the stream is destroyed), a remote video mute disables video
-    /// (publisherPropertyChanged), the subscription type sets the subscriber's own video
+    /// reconnect restores it (or the stream is destroyed), the publisher's video going off or
+    /// on disables or enables video (publisherPropertyChanged, `followPublisherVideo`), the
+    /// subscription type sets the subscriber's own video
     /// property (subscriberPropertyChanged, `followSubscribeType`), and a leave destroys the
     /// stream (the subscription ending with it is the stream's end, not an unsubscribe). A
     /// publisher's interrupted connection drops its subscriber's media and its reconnect
@@ -87,7 +88,26 @@ extension Client {
                 }
             }
         }
-        return found + followSubscribeType()
+        return found + followPublisherVideo() + followSubscribeType()
+    }
+
+    /// SUB-5 `publisherPropertyChanged`, "caused by the stream's publisher stopping the video
+    /// stream": a subscriber's stream has video exactly while its publisher sends an unmuted
+    /// video stream, whichever way the video stopped or came back: a video mute
+    /// (publishVideo(false)) or a publish without the video track (the track ended). It
+    /// follows the publisher, not the subscription: an audio-only subscriber is told too, and
+    /// a change made before media flows is told at connect. Idempotent; besides the end of
+    /// `followSubscribers`, `remotePublished` runs it, since a publisher's stream change may
+    /// give this client no renderer event at all (its video was never added under audioOnly).
+    mutating func followPublisherVideo() -> [SubscriberTraceEvent] {
+        var found: [SubscriberTraceEvent] = []
+        for index in subscribers.indices where !subscribers[index].state.phase.isTerminal {
+            guard let remote = view[subscribers[index].publisherId], remote.isPublishing else { continue }
+            let sendsVideo = remote.publishedStreams.contains { $0.kind == .video && !$0.isMuted }
+            guard subscribers[index].state.stream.hasVideo != sendsVideo else { continue }
+            found += changeSlot(index) { $0.publisherVideoChanged(enabled: sendsVideo) }
+        }
+        return found
     }
 
     /// RND-4 + SUB-5: `subscribeToVideo` follows the subscription the SDK holds. Under
@@ -125,9 +145,6 @@ extension Client {
             return changeSlot(index) { $0.mediaStarted(at: now.nanoseconds) }
         case .subscribeStateChanged(_, .notSubscribed, _) where subscribers[index].isActive:
             return changeSlot(index) { $0.unsubscribe() }
-        case .didChangeMutedStreams(_, let streams):
-            guard let video = streams.first(where: { $0.kind == .video }) else { return [] }
-            return changeSlot(index) { $0.publisherVideoChanged(enabled: !video.isMuted) }
         default:
             return []
         }
@@ -174,16 +191,26 @@ extension Client {
     }
 
     /// SUB-5: the link towards this client, sampled at each keepalive ping, drives quality
-    /// fallback of every connected subscriber (routed mode only, SUB-6 permitting).
-    mutating func sampleLink(_ conditions: LinkConditions, now: VirtualTime) -> [SubscriberTraceEvent] {
+    /// fallback of every connected subscriber (routed mode only, SUB-6 permitting). "Stream
+    /// quality may change due to network conditions ... on either the subscriber or
+    /// publisher": a subscriber's sample has this client's downlink bandwidth and the loss of
+    /// the whole media path, the publisher's link (`publisherLoss`, by publisher id) then this one.
+    mutating func sampleLink(_ conditions: LinkConditions, publisherLoss: [String: Double], now: VirtualTime) -> [SubscriberTraceEvent] {
         var found: [SubscriberTraceEvent] = []
         let bandwidth = UInt64(max(conditions.downlinkBitsPerSecond, 0))
         for index in subscribers.indices where subscribers[index].state.phase == .connected {
+            let loss = Self.pathLoss(conditions.lossProbability, publisherLoss[subscribers[index].publisherId] ?? 0)
             found += changeSlot(index) { state in
-                state.linkQuality(bandwidthBitsPerSecond: bandwidth, lossRatio: conditions.lossProbability, at: now.nanoseconds)
+                state.linkQuality(bandwidthBitsPerSecond: bandwidth, lossRatio: loss, at: now.nanoseconds)
             }
         }
         return found
+    }
+
+    /// The loss of two links in a row; a loss-free link leaves the other's figure exact.
+    static func pathLoss(_ first: Double, _ second: Double) -> Double {
+        guard first != 0, second != 0 else { return first + second }
+        return 1 - (1 - first) * (1 - second)
     }
 
     /// SUB-8: the subscriber's preferences pick the layer it receives.

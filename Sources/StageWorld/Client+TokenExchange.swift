@@ -4,8 +4,15 @@ extension Client {
     /// exchangeToken(new) (TOK-3..5). The SDK reads the new token and refuses it at once, with
     /// nothing changed, when it cannot be read or changes an immutable field (TOK-4). Before
     /// joining the token is simply replaced; once connected the service must verify it first.
+    /// While a join (or a reconnect) is in progress the exchange waits for it to end, as the
+    /// seed's own example calls it: `stage.join()` then `stage.exchangeToken(newToken)`.
     mutating func exchangeToken(_ newToken: String) -> Output {
         var output = Output()
+        exchangeToken(newToken, into: &output)
+        return output
+    }
+
+    private mutating func exchangeToken(_ newToken: String, into output: inout Output) {
         guard case .mobile = config.sdk else {
             return refuse("exchangeToken is an API of the mobile SDKs only", code: .tokenNotAllowed, into: &output)
         }
@@ -24,14 +31,21 @@ extension Client {
             adopt(token: newToken, claims: newClaims)
             view.local.info = newClaims.participantInfo(isLocal: true)
         case .connecting:
-            return refuse("a join is in progress", code: .canceled, into: &output)
+            deferredExchanges.append(newToken)
         }
-        return output
     }
 
-    private func refuse(_ reason: String, code: StageErrorCode, into output: inout Output) -> Output {
+    /// The join the deferred exchanges waited for has ended, connected or not: each is carried
+    /// out now, in call order, as a call made at this moment would be (sent to the service, or
+    /// adopted at once after a failed join).
+    mutating func runDeferredExchanges(into output: inout Output) {
+        let tokens = deferredExchanges
+        deferredExchanges = []
+        for token in tokens { exchangeToken(token, into: &output) }
+    }
+
+    private func refuse(_ reason: String, code: StageErrorCode, into output: inout Output) {
         output.errors.append(SDKErrorReport(error: StageError(code: code, category: .exchangeToken, isFatal: false), reason: reason))
-        return output
     }
 
     /// The service verified the exchanged token: the new capabilities take effect with no

@@ -29,6 +29,9 @@ public struct Client: Hashable, Sendable {
     /// answers them in order, so only the answer that brings this to zero answers the newest
     /// request; an earlier one (a publish cancelled and asked again, STG-3) changes nothing.
     public internal(set) var publishRepliesOwed = 0
+    /// Tokens passed to exchangeToken while a join or reconnect was in progress, oldest first:
+    /// carried out when it ends (TOK-4, TOK-5, `runDeferredExchanges`).
+    public internal(set) var deferredExchanges: [String] = []
     /// The current strategy: the configured one until setStrategy or a mute changes it (STR-1, LST-1).
     public var strategy: StrategySpec
     public var view: StageView
@@ -245,6 +248,7 @@ public struct Client: Hashable, Sendable {
         reconnectAttempt = nil
         pendingExchanges = []
         output.events.append(.connectionStateChanged(.disconnected, error))
+        runDeferredExchanges(into: &output)
     }
 
     private mutating func refreshStrategy(_ strategy: some StrategyAnswers) -> Output {
@@ -349,6 +353,7 @@ public struct Client: Hashable, Sendable {
         plan.report = report
         output.apply(plan, from: self)
         endKeptPublish(into: &output)
+        runDeferredExchanges(into: &output)
         return output
     }
 
@@ -379,6 +384,7 @@ public struct Client: Hashable, Sendable {
         if view[index: index].announced {
             if Mutants.isOn(.joinAgainOnStreamChange) { output.events.append(.participantDidJoin(snapshot.info)) }
             output.apply(Reconciler.remoteStreamsChanged(&view, participantId: snapshot.info.participantId, streams: snapshot.streams), from: self)
+            output.subscriberEvents += followPublisherVideo()
             return
         }
         view[index: index].info = snapshot.info

@@ -303,7 +303,10 @@ public struct World: Hashable, Sendable {
         var trace = record(output, clientIndex: index)
         trace += (output.subscriberEvents + clients[index].followSubscribers(output, now: now)).map { TraceEvent(time: now, observer: clients[index].name, kind: .subscriber($0)) }
         if output.messages.contains(.pong) {
-            let sampled = clients[index].sampleLink(config.links[index], now: now)
+            let publisherLoss = clients[index].subscribers.reduce(into: [String: Double]()) { losses, slot in
+                if let publisher = server.participant(slot.publisherId) { losses[slot.publisherId] = config.links[publisher.clientIndex].lossProbability }
+            }
+            let sampled = clients[index].sampleLink(config.links[index], publisherLoss: publisherLoss, now: now)
             trace += sampled.map { TraceEvent(time: now, observer: clients[index].name, kind: .subscriber($0)) }
         }
         if let layout = clients[index].compositionLayout, layout != layoutBefore {
