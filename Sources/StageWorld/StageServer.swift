@@ -110,6 +110,15 @@ public struct StageServer: Hashable, Sendable {
         participants.firstIndex(where: { $0.clientIndex == clientIndex })
     }
 
+    /// `index(ofClient:)` for every client index below `clientCount`, in one pass.
+    func participantPositions(clientCount: Int) -> [Int?] {
+        var positions = [Int?](repeating: nil, count: clientCount)
+        for position in participants.indices.reversed() where positions.indices.contains(participants[position].clientIndex) {
+            positions[participants[position].clientIndex] = position
+        }
+        return positions
+    }
+
     /// Handles one message from a client; returns what the service sends in response.
     public mutating func handle(_ message: WireMessage, from clientIndex: Int, epoch: Int, now: VirtualTime) -> Reply {
         switch message {

@@ -103,10 +103,11 @@ extension World {
         guard let entry = pending.entry(sequence: sequence), case .delivery(var lost) = entry.payload else { return [] }
         touched.insert(trafficOf: lost.clientIndex)
         let link = Network.direction(clientIndex: lost.clientIndex, uplink: lost.isUplink)
-        func isBehind(_ other: EventQueue<PendingEvent>.Entry) -> Bool {
+        func isBehind(_ other: PendingEvents.Entry) -> Bool {
             other.sequence > sequence && other.payload.deliveryDirection == link
         }
-        let behind = pending.entries.filter(isBehind).sorted { $0.precedes($1) }
+        let followed = pending.deliveryCount(onLink: link) > 1
+        let behind = followed ? pending.entries.filter(isBehind).sorted { $0.precedes($1) } : []
         pending.remove(sequence: sequence)
         if !behind.isEmpty { pending.removeEntries(where: isBehind) }
         advanceClock(to: entry.due, firing: entry.payload)
