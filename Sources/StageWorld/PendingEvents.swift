@@ -73,10 +73,10 @@ public struct PendingEvents: Hashable, Sendable {
         }
     }
 
-    /// Removes the entries with these sequence numbers (a few), in one pass.
-    mutating func remove(sequences: [UInt64]) {
-        guard !sequences.isEmpty else { return }
-        removeEntries { sequences.contains($0.sequence) }
+    /// `EventQueue.reschedule` for a lost frame (`sequence`) and the frames behind it on its
+    /// link; `update` keeps each frame on its link.
+    mutating func reschedule(sequence: UInt64, follows: (Entry) -> Bool, update: (inout Entry) -> Void) {
+        queue.reschedule(sequence: sequence, follows: follows, update: update)
     }
 
     /// The pending timers client `client` set, in the order they were scheduled.

@@ -110,13 +110,14 @@ public struct StageServer: Hashable, Sendable {
         participants.firstIndex(where: { $0.clientIndex == clientIndex })
     }
 
-    /// `index(ofClient:)` for every client index below `clientCount`, in one pass.
-    func participantPositions(clientCount: Int) -> [Int?] {
-        var positions = [Int?](repeating: nil, count: clientCount)
-        for position in participants.indices.reversed() where positions.indices.contains(participants[position].clientIndex) {
-            positions[participants[position].clientIndex] = position
+    /// Per client index below `clientCount`, the connection its timers depend on: that of the
+    /// participant `index(ofClient:)` finds; in one pass.
+    func timerConnections(clientCount: Int) -> [TimerConnection?] {
+        var connections = [TimerConnection?](repeating: nil, count: clientCount)
+        for position in participants.indices.reversed() where connections.indices.contains(participants[position].clientIndex) {
+            connections[participants[position].clientIndex] = TimerConnection(epoch: participants[position].epoch, isInterrupted: participants[position].isInterrupted)
         }
-        return positions
+        return connections
     }
 
     /// Handles one message from a client; returns what the service sends in response.

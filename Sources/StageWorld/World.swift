@@ -175,13 +175,13 @@ public struct World: Hashable, Sendable {
             for timer in pending.timers(ofClient: client) where !clients[client].isLive(timer.timer) { spent.append(timer.sequence) }
         }
         if changes.service && pending.hasServiceTimers {
-            let positions = server.participantPositions(clientCount: clients.count)
+            let connections = server.timerConnections(clientCount: clients.count)
             for client in pending.serviceTimerClients {
-                let participant = positions.indices.contains(client) ? positions[client].map { server.participants[$0] } : nil
-                for timer in pending.serviceTimers(forClient: client) where !timer.timer.isLive(for: participant) { spent.append(timer.sequence) }
+                let connection = connections.indices.contains(client) ? connections[client] : nil
+                for timer in pending.serviceTimers(forClient: client) where !timer.timer.isLive(on: connection) { spent.append(timer.sequence) }
             }
         }
-        pending.remove(sequences: spent)
+        for sequence in spent { pending.remove(sequence: sequence) }
     }
 
     /// The clock moved: every pending timer's remaining time changed, so every component
