@@ -85,10 +85,7 @@ public struct LiveConnectionMonitor: InvariantMonitor {
     /// the other, in any order.
     private static func watchdogPending(_ world: World, _ client: Int, dueBy deadline: VirtualTime) -> Bool {
         let current = ClientTimer.pingWatchdog(connection: world.clients[client].epoch, pingsHeard: world.clients[client].pingsHeard)
-        return world.pending.entries.contains { entry in
-            guard entry.due <= deadline, case .timer(client, current) = entry.payload else { return false }
-            return true
-        }
+        return world.pending.timers(ofClient: client).contains { $0.due <= deadline && $0.timer == current }
     }
 
     /// Tracks one client's disagreement; the message when it has lasted past the watchdog.

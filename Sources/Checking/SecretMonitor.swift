@@ -33,7 +33,10 @@ public struct SecretMonitor: InvariantMonitor {
         }
     }
 
-    private var secrets: [Secret] = []
+    private var secrets: [Secret] = [] {
+        didSet { for position in oldValue.count..<max(secrets.count, oldValue.count) { prefixes.insert(secrets[position].bytes, at: position) } }
+    }
+    private var prefixes = SecretPrefixes()
     private var collected = false
 
     public init() {}
@@ -56,30 +59,23 @@ public struct SecretMonitor: InvariantMonitor {
         }
     }
 
-    /// The first secret of someone other than `receiver` that `frame` contains (a secret the
-    /// receiver holds too, such as a shared token, is not a leak).
+    /// The first secret (in list order) of someone other than `receiver` that `frame` contains
+    /// (a secret the receiver holds too, such as a shared token, is not a leak); one pass over
+    /// the frame finds every candidate (`SecretPrefixes`), memcmp confirms it.
     private func leaked(into frame: String, receiver: String) -> Secret? {
         var frame = frame
-        return frame.withUTF8 { bytes in
-            secrets.first { secret in
-                secret.owner != receiver && Self.occurs(secret.bytes, in: bytes)
-                    && !secrets.contains { $0.owner == receiver && $0.text == secret.text }
+        var first: Int?
+        frame.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
+            prefixes.forEachCandidate(in: bytes) { position, offset in
+                let secret = secrets[position]
+                guard position < first ?? .max, secret.owner != receiver, offset + secret.bytes.count <= bytes.count,
+                      memcmp(base + offset, secret.bytes, secret.bytes.count) == 0,
+                      !secrets.contains(where: { $0.owner == receiver && $0.text == secret.text }) else { return }
+                first = position
             }
         }
-    }
-
-    /// Whether `needle` occurs in `haystack`: memchr finds each candidate first byte, memcmp
-    /// compares the rest (this runs on every frame, so it must be cheap).
-    static func occurs(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = haystack.baseAddress, let first = needle.first, needle.count <= haystack.count else { return false }
-        let last = haystack.count - needle.count
-        var offset = 0
-        while offset <= last, let hit = memchr(base + offset, Int32(first), last - offset + 1) {
-            let position = hit.assumingMemoryBound(to: UInt8.self) - UnsafeMutableRawPointer(mutating: base).assumingMemoryBound(to: UInt8.self)
-            if memcmp(base + position, needle, needle.count) == 0 { return true }
-            offset = position + 1
-        }
-        return false
+        return first.map { secrets[$0] }
     }
 
     /// Every client's join token and private connect metadata.

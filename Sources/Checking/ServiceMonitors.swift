@@ -120,20 +120,13 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
             participants[index].pingsSent > answered(participants, index) && world.server.holdsConnection(ofParticipantAt: index)
         }
         guard !waiting.isEmpty else { return [] }
-        var unscheduled = waiting.flatMap { index in
+        // The pending deadlines leave the list, looked up in the pending index.
+        let unscheduled = waiting.flatMap { index in
             ((answered(participants, index) + 1)...participants[index].pingsSent).map {
                 ServerTimer.pongDeadline(clientIndex: participants[index].clientIndex, epoch: participants[index].epoch, number: $0)
             }
-        }
-        // The pending deadlines leave the list (a few, so searched without hashing); the scan
-        // stops once every deadline is found.
-        for entry in world.pending.entries {
-            guard case .serverTimer(let timer) = entry.payload, case .pongDeadline = timer,
-                  let found = unscheduled.firstIndex(of: timer) else { continue }
-            unscheduled.swapAt(found, unscheduled.count - 1)
-            unscheduled.removeLast()
-            if unscheduled.isEmpty { return [] }
-        }
+        }.filter { !world.pending.isPending($0) }
+        guard !unscheduled.isEmpty else { return [] }
         return waiting.compactMap { index in
             let (client, epoch) = (participants[index].clientIndex, participants[index].epoch)
             let late = ((answered(participants, index) + 1)...participants[index].pingsSent).first { number in
@@ -214,8 +207,8 @@ public struct JoinRetryWindowMonitor: InvariantMonitor {
 
     private static func timeoutPending(_ client: String, within deadline: VirtualTime, world: World) -> Bool {
         guard let index = world.clientIndex(named: client) else { return false }
-        return world.pending.entries.contains { entry in
-            guard entry.due <= deadline, case .timer(index, .joinAttemptTimeout) = entry.payload else { return false }
+        return world.pending.timers(ofClient: index).contains { pending in
+            guard pending.due <= deadline, case .joinAttemptTimeout = pending.timer else { return false }
             return true
         }
     }

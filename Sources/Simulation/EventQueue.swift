@@ -88,6 +88,30 @@ public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
         return before - heap.count
     }
 
+    /// Gives the entry numbered `sequence` and then every entry `follows` picks, in (due,
+    /// sequence) order, a fresh sequence number each and the due time `update` sets (it may
+    /// change the payload too), in place: the queue is as if they had been removed and
+    /// scheduled again in that order, but no other entry moves and nothing is rebuilt (a lost
+    /// frame and the frames held behind it, NET-2). A later key (the usual case: a fresh
+    /// sequence number and a due time no earlier) sinks from its place, the deepest first; any
+    /// earlier due time rebuilds the heap.
+    @inlinable
+    public mutating func reschedule(sequence: UInt64, follows: (Entry) -> Bool, update: (inout Entry) -> Void) {
+        guard let lost = position(of: sequence) else { return }
+        var followers = heap.indices.filter { $0 != lost && follows(heap[$0]) }
+        followers.sort { heap[$0].precedes(heap[$1]) }
+        var later = true
+        for position in [lost] + followers {
+            let before = heap[position]
+            update(&heap[position])
+            heap[position].sequence = sequenceCounter
+            sequenceCounter += 1
+            later = later && !heap[position].precedes(before)
+        }
+        guard later else { return heapify() }
+        for position in ([lost] + followers).sorted(by: >) { siftDown(from: position) }
+    }
+
     /// Equal queues hold the same entries and would number the next alike, whatever order
     /// their histories left the heap in.
     public static func == (left: EventQueue, right: EventQueue) -> Bool {

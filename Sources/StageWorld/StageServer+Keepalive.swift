@@ -34,12 +34,26 @@ public enum ServerTimer: Hashable, Sendable {
     /// no-op: the SIG-6 monitor tells a late pong from one in time by whether its ping's
     /// deadline is still pending when it arrives, and a deadline firing records no event.
     func isLive(for participant: ServerParticipant?) -> Bool {
-        guard let participant, participant.epoch == epoch else { return false }
+        isLive(on: participant.map { TimerConnection(epoch: $0.epoch, isInterrupted: $0.isInterrupted) })
+    }
+
+    /// `isLive(for:)`, from the registered connection's state alone.
+    func isLive(on connection: TimerConnection?) -> Bool {
+        guard let connection, connection.epoch == epoch else { return false }
         switch self {
-        case .ping, .pongDeadline: return !participant.isInterrupted
-        case .reconnectGrace: return participant.isInterrupted
+        case .ping, .pongDeadline: return !connection.isInterrupted
+        case .reconnectGrace: return connection.isInterrupted
         }
     }
+}
+
+/// What the service's timers for a client depend on: the connection it has registered.
+struct TimerConnection {
+    var epoch: Int
+    var isInterrupted: Bool
+}
+
+extension ServerTimer {
 
     /// How long after it is set the timer fires.
     func delay(_ keepalive: KeepalivePolicy) -> VirtualDuration {

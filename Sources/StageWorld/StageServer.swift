@@ -110,6 +110,16 @@ public struct StageServer: Hashable, Sendable {
         participants.firstIndex(where: { $0.clientIndex == clientIndex })
     }
 
+    /// Per client index below `clientCount`, the connection its timers depend on: that of the
+    /// participant `index(ofClient:)` finds; in one pass.
+    func timerConnections(clientCount: Int) -> [TimerConnection?] {
+        var connections = [TimerConnection?](repeating: nil, count: clientCount)
+        for position in participants.indices.reversed() where connections.indices.contains(participants[position].clientIndex) {
+            connections[participants[position].clientIndex] = TimerConnection(epoch: participants[position].epoch, isInterrupted: participants[position].isInterrupted)
+        }
+        return connections
+    }
+
     /// Handles one message from a client; returns what the service sends in response.
     public mutating func handle(_ message: WireMessage, from clientIndex: Int, epoch: Int, now: VirtualTime) -> Reply {
         switch message {

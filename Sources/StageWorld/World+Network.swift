@@ -98,26 +98,33 @@ extension World {
 
     /// Loses one transmission: the message and everything behind it on its link are scheduled
     /// again, in their order. The lost one goes again after the retransmission timeout,
-    /// doubled for each earlier loss of it (up to 64x), as TCP backs off.
+    /// doubled for each earlier loss of it (up to 64x), as TCP backs off. Both are rescheduled
+    /// in place (`PendingEvents.reschedule`); only a link with other frames in flight is
+    /// searched for followers.
     mutating func drop(sequence: UInt64) -> [TraceEvent] {
         guard let entry = pending.entry(sequence: sequence), case .delivery(var lost) = entry.payload else { return [] }
         touched.insert(trafficOf: lost.clientIndex)
         let link = Network.direction(clientIndex: lost.clientIndex, uplink: lost.isUplink)
-        func isBehind(_ other: EventQueue<PendingEvent>.Entry) -> Bool {
-            other.sequence > sequence && other.payload.deliveryDirection == link
-        }
-        let behind = pending.entries.filter(isBehind).sorted { $0.precedes($1) }
-        pending.remove(sequence: sequence)
-        if !behind.isEmpty { pending.removeEntries(where: isBehind) }
+        let followed = pending.deliveryCount(onLink: link) > 1
         advanceClock(to: entry.due, firing: entry.payload)
         let backoff = UInt64(1) << UInt64(min(lost.lostTransmissions, 6))
         let timeout = network.links[lost.clientIndex].retransmissionTimeout * backoff
         lost.lostTransmissions += 1
         let bytes = lost.frame.utf8.count
-        pending.schedule(.delivery(lost), at: network.dueTime(clientIndex: lost.clientIndex, uplink: lost.isUplink, now: now, bytes: bytes, extraDelay: timeout))
-        for other in behind {
-            pending.schedule(other.payload, at: network.keepOrder(clientIndex: lost.clientIndex, uplink: lost.isUplink, notBefore: other.due))
-        }
+        let now = now
+        var network = Network(links: [], seed: 0)
+        swap(&network, &self.network)
+        defer { swap(&network, &self.network) }
+        pending.reschedule(sequence: sequence, follows: { other in
+            followed && other.sequence > sequence && other.payload.deliveryDirection == link
+        }, update: { other in
+            if other.sequence == sequence {
+                other.payload = .delivery(lost)
+                other.due = network.dueTime(clientIndex: lost.clientIndex, uplink: lost.isUplink, now: now, bytes: bytes, extraDelay: timeout)
+            } else {
+                other.due = network.keepOrder(clientIndex: lost.clientIndex, uplink: lost.isUplink, notBefore: other.due)
+            }
+        })
         return [TraceEvent(time: now, observer: observerName(lost.to), kind: .lost(frame: lost.frame), peer: observerName(lost.from))]
     }
 

@@ -66,12 +66,14 @@ public struct World: Hashable, Sendable {
     public internal(set) var clients: ClientList
     public internal(set) var server: StageServer
     public internal(set) var network: Network
-    public internal(set) var pending: EventQueue<PendingEvent>
+    public internal(set) var pending: PendingEvents
     /// What moves the clock: every event (the timed drivers), or timers only (the model
     /// checker and the replay of its counterexamples).
     public var timekeeping = Timekeeping.everyEvent
     /// The components the action being applied has changed so far; empty between actions.
     var touched = WorldComponents()
+    /// Which clients and whether the service the last action changed (`ChangeRecord`).
+    public internal(set) var changes = ChangeRecord()
 
     /// A world at time zero: every client as configured (in the configuration's name order),
     /// nothing pending.
@@ -81,7 +83,7 @@ public struct World: Hashable, Sendable {
         self.clients = ClientList(config.clients.map { Client(config: $0, keepalive: config.keepalive, keyRing: config.keyRing) })
         self.server = StageServer(config: config)
         self.network = Network(links: config.links, seed: seed)
-        self.pending = EventQueue()
+        self.pending = PendingEvents()
     }
 
     /// A world at time zero of a `WorldConfig` with these settings.
@@ -96,10 +98,15 @@ public struct World: Hashable, Sendable {
         self.init(config: config, seed: seed)
     }
 
-    /// The index of the client with this name; reads names in place, copying no client.
+    /// The index of the client with this name: a binary search, since clients are ordered by
+    /// name (`WorldConfig.clients`); reads names in place, copying no client.
     public func clientIndex(named name: String) -> Int? {
-        for index in clients.indices where clients[index].name == name { return index }
-        return nil
+        var (low, high) = (0, config.clients.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if config.clients[middle].name < name { low = middle + 1 } else { high = middle }
+        }
+        return low < config.clients.count && config.clients[low].name == name ? low : nil
     }
 
     /// Schedules a raw frame to reach a client at a virtual time, as if the service sent it on
@@ -124,6 +131,7 @@ public struct World: Hashable, Sendable {
     /// only those).
     public mutating func applyReportingChanges(_ action: Action, host: (any HostStrategies)? = nil) -> (events: [TraceEvent], changed: WorldComponents) {
         touched = WorldComponents()
+        changes = ChangeRecord()
         let clockBefore = now
         let events: [TraceEvent]
         switch action {
@@ -158,35 +166,32 @@ public struct World: Hashable, Sendable {
     /// as an SDK and a service cancel theirs. Such a timer would have fired changing nothing
     /// and recording no event, and every event keeps the sequence number it was scheduled
     /// with, so a timed run's trace is the same; the model checker no longer keys it, or fires
-    /// it as a clock tick (README, "The state key").
+    /// it as a clock tick (README, "The state key"). Only the timers of what changed
+    /// (`changes`) are looked at, through the pending index: a timer is live when it is set,
+    /// and only a change to its owner can make it spent.
     mutating func cancelSpentTimers() {
-        let changed = touched
-        let clients = clients
-        let server = server
-        pending.removeAll { event in
-            switch event {
-            case .timer(let index, let timer):
-                return changed.contains(component: 2 * index + 1) && !clients[index].isLive(timer)
-            case .serverTimer(let timer):
-                return changed.contains(component: 0) && !timer.isLive(for: server.index(ofClient: timer.clientIndex).map { server.participants[$0] })
-            case .delivery, .hostCall:
-                return false
+        var spent: [UInt64] = []
+        for client in changes.clients {
+            for timer in pending.timers(ofClient: client) where !clients[client].isLive(timer.timer) { spent.append(timer.sequence) }
+        }
+        if changes.service && pending.hasServiceTimers {
+            let connections = server.timerConnections(clientCount: clients.count)
+            for client in pending.serviceTimerClients {
+                let connection = connections.indices.contains(client) ? connections[client] : nil
+                for timer in pending.serviceTimers(forClient: client) where !timer.timer.isLive(on: connection) { spent.append(timer.sequence) }
             }
         }
+        for sequence in spent { pending.remove(sequence: sequence) }
     }
 
     /// The clock moved: every pending timer's remaining time changed, so every component
     /// holding one (the service for its timers, a client's traffic for its own) has changed
     /// for the state key.
     mutating func touchTimerOwners() {
-        // By position, reading each payload in place: iterating the entries would copy each one.
-        let entries = pending.entries
-        for position in entries.indices where !touched.containsEveryComponent {
-            switch entries[position].payload {
-            case .timer(let index, _): touched.insert(trafficOf: index)
-            case .serverTimer: touched.insertService()
-            case .delivery, .hostCall: break
-            }
+        if pending.hasServiceTimers { touched.insertService() }
+        for client in pending.clientsWithTimers {
+            if touched.containsEveryComponent { return }
+            touched.insert(trafficOf: client)
         }
     }
 
@@ -269,6 +274,7 @@ public struct World: Hashable, Sendable {
     /// (SIG-6); then what it answered is sent, its timers set, and what changed recorded.
     private mutating func serve(_ handle: (inout StageServer) -> StageServer.Reply) -> [TraceEvent] {
         touched.insertService()
+        changes.insertService()
         let connectionsBefore = server.connections
         let reply = handle(&server)
         var trace: [TraceEvent] = []
@@ -292,12 +298,14 @@ public struct World: Hashable, Sendable {
     /// input did anything at all.
     private mutating func input(_ index: Int, _ handle: (inout Client) -> Client.Output) -> (changed: Bool, trace: [TraceEvent]) {
         touched.insert(client: index)
+        changes.insert(client: index)
         let layoutBefore = clients[index].compositionLayout
         let epochBefore = clients[index].epoch
         let output = handle(&clients[index])
         clients[index].countPublishRequests(in: output.messages)
         if clients[index].epoch != epochBefore {
             touched.insertService()
+            changes.insertService()
             abandonConnection(clientIndex: index, olderThan: clients[index].epoch)
         }
         var trace = record(output, clientIndex: index)

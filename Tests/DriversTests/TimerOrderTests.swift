@@ -101,7 +101,7 @@ struct TimerOrderTests {
     static func moved(_ world: World, by shift: VirtualDuration, delaying delayed: Int? = nil, extra: VirtualDuration = .zero) -> World {
         var moved = world
         moved.now = world.now + shift
-        moved.pending = EventQueue()
+        moved.pending = PendingEvents()
         var timerPosition = 0
         for entry in world.pending.entries.sorted(by: { $0.sequence < $1.sequence }) {
             var due = entry.due + shift
