@@ -34,11 +34,10 @@ public struct IdleLinkAgreementMonitor: InvariantMonitor {
         let candidates = involved.subtracting(heardInjectedFrames).compactMap { world.clientIndex(named: $0) }
             .filter { world.clients[$0].view.local.connectionState == .connected && world.server.holdsConnection(clientIndex: $0, epoch: world.clients[$0].epoch) }
         guard !candidates.isEmpty else { return [] }
-        let busy = world.clientsWithFramesInFlight
         var found: [Violation] = []
-        for index in candidates.sorted() where !busy.contains(index) {
+        for index in candidates.sorted() where !world.hasFramesInFlight(onLinkOf: index) {
             let client = world.clients[index]
-            found += ViewAgreement.differences(client, world: world).map {
+            found += ViewAgreement.differences(client, clientIndex: index, world: world).map {
                 Violation(invariant: name, rules: rules, time: time, observer: client.name, eventIndex: lastEventIndex, message: "nothing in flight on its link, yet \($0)")
             }
         }
@@ -48,16 +47,5 @@ public struct IdleLinkAgreementMonitor: InvariantMonitor {
     /// The clients it no longer judges; between steps it holds nothing else.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
         writer.writeUnordered(heardInjectedFrames) { writer, name in writer.writeName(name) }
-    }
-}
-
-extension World {
-    /// Indices of the clients with a frame pending on their link, in either direction.
-    var clientsWithFramesInFlight: Set<Int> {
-        var busy: Set<Int> = []
-        for entry in pending.entries {
-            if case .delivery(let envelope) = entry.payload { busy.insert(envelope.clientIndex) }
-        }
-        return busy
     }
 }

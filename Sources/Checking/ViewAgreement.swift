@@ -8,9 +8,11 @@ import StageWorld
 /// >= 1.37.0 SDK may see it. Shared by the end-of-run convergence check and the per-step
 /// idle-link check.
 enum ViewAgreement {
-    /// Each way `client`'s view differs from the stage service's record, in words.
-    static func differences(_ client: Client, world: World) -> [String] {
-        let registered = world.server.participants.first { $0.clientIndex == world.clientIndex(named: client.name) }
+    /// Each way `client` (at `clientIndex`) differs from the stage service's record, in words.
+    /// Cheap when they agree (it runs at every step): no collection is built unless a
+    /// difference is found.
+    static func differences(_ client: Client, clientIndex: Int, world: World) -> [String] {
+        let registered = world.server.participants.firstIndex { $0.clientIndex == clientIndex }.map { world.server.participants[$0] }
         switch client.view.local.connectionState {
         case .connected:
             guard let registered else { return ["it is connected but the stage service does not know it"] }
@@ -23,17 +25,32 @@ enum ViewAgreement {
     }
 
     private static func remoteDifferences(_ client: Client, world: World, except localId: String) -> [String] {
-        let truth = world.server.participants.filter { $0.info.participantId != localId }
+        let participants = world.server.participants
+        let remotes = client.view.remotes
         var found: [String] = []
-        let seen = client.view.remotes.map(\.info.participantId)
-        if seen != truth.map(\.info.participantId) {
-            found.append("it knows participants \(seen) but the stage has \(truth.map(\.info.participantId))")
+        let same = sameParticipants(remotes, participants, except: localId)
+        if !same {
+            let truth = participants.map(\.info.participantId).filter { $0 != localId }
+            found.append("it knows participants \(remotes.map(\.info.participantId)) but the stage has \(truth)")
         }
-        for participant in truth {
-            guard let remote = client.view[participant.info.participantId] else { continue }
-            found += remoteDifferences(remote, truth: participant, client: client)
+        var cursor = 0
+        for position in participants.indices where participants[position].info.participantId != localId {
+            defer { cursor += 1 }
+            let remote = same ? cursor : client.view.index(of: participants[position].info.participantId)
+            guard let remote else { continue }
+            found += remoteDifferences(remotes[remote], truth: participants[position], client: client)
         }
         return found
+    }
+
+    /// Whether the view's remotes are the service's participants but `localId`, in order.
+    private static func sameParticipants(_ remotes: [RemoteParticipant], _ participants: [ServerParticipant], except localId: String) -> Bool {
+        var position = 0
+        for participant in participants.indices where participants[participant].info.participantId != localId {
+            guard position < remotes.count, remotes[position].info.participantId == participants[participant].info.participantId else { return false }
+            position += 1
+        }
+        return position == remotes.count
     }
 
     private static func remoteDifferences(_ remote: RemoteParticipant, truth: ServerParticipant, client: Client) -> [String] {
@@ -46,9 +63,8 @@ enum ViewAgreement {
             found.append("\(id) is \(remote.announced ? "" : "not ")announced to it while \(truth.publishedStreams.isEmpty ? "not " : "")publishing")
         }
         let allowed = remote.target(canSubscribe: client.view.local.info.capabilities.canSubscribe)
-        let expected = truth.publishedStreams.filter { allowed.allows($0.kind) }
-        if remote.addedStreams.sorted(by: { $0.kind.rawValue < $1.kind.rawValue }) != expected.sorted(by: { $0.kind.rawValue < $1.kind.rawValue }) {
-            found.append("its renderers have \(remote.addedStreams) of \(id), but answer \(remote.answer.rawValue) allows \(expected)")
+        if !addedStreams(remote.addedStreams, areExactly: truth.publishedStreams, allowedBy: allowed) {
+            found.append("its renderers have \(remote.addedStreams) of \(id), but answer \(remote.answer.rawValue) allows \(truth.publishedStreams.filter { allowed.allows($0.kind) })")
         }
         if allowed != .none && remote.subscribeState != .subscribed {
             found.append("its subscription to \(id) is \(remote.subscribeState.rawValue)")
@@ -59,12 +75,25 @@ enum ViewAgreement {
         return found
     }
 
+    /// Whether the renderers hold exactly the published streams the subscription allows, in
+    /// any order (one stream per kind).
+    private static func addedStreams(_ added: [StageStream], areExactly published: [StageStream], allowedBy allowed: SubscribeType) -> Bool {
+        var expectedCount = 0
+        for stream in published where allowed.allows(stream.kind) {
+            guard added.contains(stream) else { return false }
+            expectedCount += 1
+        }
+        return added.count == expectedCount
+    }
+
     private static func localDifferences(_ client: Client, _ registered: ServerParticipant) -> [String] {
         let local = client.view.local
+        let wanted = local.publishTarget && local.publishState != .errored ? local.streams : []
+        let agree = registered.publishedStreams.count == wanted.count
+            && zip(registered.publishedStreams, wanted).allSatisfy { $0.kind == $1.kind && $0.isMuted == $1.isMuted }
+        guard !agree else { return [] }
         let published = registered.publishedStreams.map { StageStream(participantId: $0.participantId, kind: $0.kind, isMuted: $0.isMuted) }
-        let wanted = local.publishTarget && local.publishState != .errored
-            ? local.streams.map { StageStream(participantId: registered.info.participantId, kind: $0.kind, isMuted: $0.isMuted) } : []
-        guard published != wanted else { return [] }
-        return ["it should be publishing \(wanted) but the stage has \(published)"]
+        let asked = wanted.map { StageStream(participantId: registered.info.participantId, kind: $0.kind, isMuted: $0.isMuted) }
+        return ["it should be publishing \(asked) but the stage has \(published)"]
     }
 }

@@ -164,3 +164,12 @@ extension World {
         return actions
     }
 }
+
+extension World {
+    /// Whether a frame is in flight on the client's link, in either direction (from the
+    /// pending-event index, no scan).
+    public func hasFramesInFlight(onLinkOf clientIndex: Int) -> Bool {
+        pending.deliveryCount(onLink: Network.direction(clientIndex: clientIndex, uplink: true)) > 0
+            || pending.deliveryCount(onLink: Network.direction(clientIndex: clientIndex, uplink: false)) > 0
+    }
+}
