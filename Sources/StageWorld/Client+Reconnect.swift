@@ -2,11 +2,15 @@ import StageCore
 
 extension Client {
     /// Opens a new connection and asks to join on it: messages of older connections are
-    /// discarded from now on (NET-3).
+    /// discarded from now on (NET-3), so token exchanges still waiting for their answer will
+    /// never hear it; they wait, before any exchange deferred meanwhile, for this join to end,
+    /// and are then asked again (TOK-5).
     mutating func openConnection(into output: inout Output) {
         epoch += 1
         pingsHeard = 0
         publishRepliesOwed = 0
+        deferredExchanges = pendingExchanges + deferredExchanges
+        pendingExchanges = []
         output.messages.append(.join(token: token, metadata: config.connectMetadata))
     }
 

@@ -79,6 +79,9 @@ extension Client {
             }
         }
         if reconnectedNow {
+            // The reconnect asked the strategy again: a subscription it turned audio-only has
+            // video off before its media comes back, so it reports no video on the way (RND-4).
+            found += followSubscribeType()
             for index in subscribers.indices where subscribers[index].state.phase == .reconnecting {
                 found += changeSlot(index) { $0.mediaRestored(at: now.nanoseconds) }
             }
