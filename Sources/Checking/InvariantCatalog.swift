@@ -23,6 +23,7 @@ struct CatalogMonitors: Sendable {
     var subscriberVideo = SubscriberVideoMonitor()
     var capabilityChange = CapabilityChangeMonitor()
     var exchangeImmutability = ExchangeImmutabilityMonitor()
+    var tokenAdmission = TokenAdmissionMonitor()
     var convergence: ConvergenceMonitor
     var idleLinkAgreement = IdleLinkAgreementMonitor()
     var liveConnection = LiveConnectionMonitor()
@@ -46,6 +47,7 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&subscriberVideo)
         visitor.visit(&capabilityChange)
         visitor.visit(&exchangeImmutability)
+        visitor.visit(&tokenAdmission)
         visitor.visit(&convergence)
         visitor.visit(&idleLinkAgreement)
         visitor.visit(&liveConnection)
@@ -69,6 +71,7 @@ struct CatalogMonitors: Sendable {
         reader.read(subscriberVideo)
         reader.read(capabilityChange)
         reader.read(exchangeImmutability)
+        reader.read(tokenAdmission)
         reader.read(convergence)
         reader.read(idleLinkAgreement)
         reader.read(liveConnection)

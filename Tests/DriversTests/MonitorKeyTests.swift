@@ -170,7 +170,7 @@ struct MonitorKeyTests {
     func everyMonitorContributes() throws {
         let stateless: Set = [
             "added-streams-match-answer", "publish-asked-only-with-capability", "no-video-reports-under-audio-only",
-            "views-converge-when-quiet", "no-secret-leaves-its-owner",
+            "views-converge-when-quiet", "no-secret-leaves-its-owner", "admitted-tokens-are-valid-then",
         ]
         let fresh = MonitorSet().monitors
         var contributed: Set<String> = []

@@ -4,6 +4,7 @@
 /// only for a change meant to alter traces, and say why in its commit.
 enum TraceHashPins {
     static let fileHashes: [String: String] = [
+        "Scenarios/tok-1-expiry-second-boundary.yaml": "1f82b1e49247d4e4",
         "Scenarios/rnd-4-reconnect-applies-audio-only-first.yaml": "35a5509f34792a2a",
         "Scenarios/tok-5-exchange-lost-with-connection.yaml": "9534de23e1cb1a9a",
         "Scenarios/stg-4-stale-publish-answer.yaml": "fbd92654f3d40440",

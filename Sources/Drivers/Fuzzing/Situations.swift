@@ -10,7 +10,8 @@ import StageWorld
 /// - full stage (6%, only when the participant count is drawn): 13 or 14 publishers, so one
 ///   publish fails with STAGE_AT_CAPACITY, and everyone refreshes afterwards (STG-4, STR-5);
 /// - short token (15%): `exp` a few seconds after the join, then a cut longer than the
-///   keepalive timeout or a leave and rejoin: expiry mid-session, refused reconnect (TOK-1, NET-3);
+///   keepalive timeout or a leave and rejoin (half of them on either side of the second `exp`
+///   names): expiry mid-session, refused reconnect, the expiry boundary (TOK-1, NET-3);
 /// - long one-way cut (15%): an uplink or downlink cut longer than the keepalive timeout (SIG-6);
 /// - foreign token (8%): a join token, or an exchanged one, for another stage or resource (TOK-1, TOK-4);
 /// - audio fallback off (25%): each participant publishes with `audioFallback: false` half the time (SUB-6);
@@ -103,9 +104,13 @@ struct Situations {
             let length = Self.milliseconds(Self.keepalive(draft).clientWatchdog) + 1_000 + random.upTo(4_000)
             return "\(name) exp=\(expiry)s, then " + cut(&draft, name, .both, from: after, to: after + length)
         }
-        let rejoin = after + 1_000 + random.upTo(2_000)
-        draft.steps += [.init(atMilliseconds: after, participant: name, call: .leave), .init(atMilliseconds: rejoin, participant: name, call: .join)]
-        return "\(name) exp=\(expiry)s, leave at \(VirtualDuration.milliseconds(after)), join at \(VirtualDuration.milliseconds(rejoin))"
+        var (leave, rejoin) = (after, after + 1_000 + random.upTo(2_000))
+        if random.percentChance(50) {
+            // A rejoin on either side of the second `exp` names: valid until it starts.
+            (leave, rejoin) = (expiry * 1_000 - 1_500, expiry * 1_000 - 400 + random.upTo(1_400))
+        }
+        draft.steps += [.init(atMilliseconds: leave, participant: name, call: .leave), .init(atMilliseconds: rejoin, participant: name, call: .join)]
+        return "\(name) exp=\(expiry)s, leave at \(VirtualDuration.milliseconds(leave)), join at \(VirtualDuration.milliseconds(rejoin))"
     }
 
     /// A cut of one direction longer than the pong timeout plus the ping interval.
