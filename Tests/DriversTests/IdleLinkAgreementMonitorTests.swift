@@ -13,18 +13,7 @@ import Testing
 @Suite("IdleLinkAgreementMonitor (NET-3, STR-4, TOK-7)")
 struct IdleLinkAgreementMonitorTests {
     static func idleWorld() throws -> World {
-        let scenario = try ScenarioLoader.parse("""
-            name: a publisher and a viewer, settled
-            duration: 5s
-            keepalive: {pingInterval: 60s, pongTimeout: 60s}
-            participants:
-              - {name: pub, strategy: {publish: true, subscribe: none}}
-              - {name: viewer, strategy: {publish: false, subscribe: audioVideo}}
-            steps:
-              - {at: 0s, participant: pub, call: join}
-              - {at: 0s, participant: viewer, call: join}
-            """, path: "idle.yaml")
-        return ScenarioRunner.run(scenario).finalWorld
+        try subscribedPairWorld(keepalive: "{pingInterval: 60s, pongTimeout: 60s}")
     }
 
     static func violations(after observer: String, on world: World) -> [Violation] {

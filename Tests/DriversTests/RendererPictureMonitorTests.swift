@@ -15,17 +15,7 @@ struct RendererPictureMonitorTests {
     /// The world a short run leaves: the viewer connected and subscribed to the publisher's
     /// audio and video. (Every bundled scenario and fuzz run checks the monitor on real traces.)
     static func subscribedWorld() throws -> World {
-        let scenario = try ScenarioLoader.parse("""
-            name: two viewers subscribed
-            duration: 5s
-            participants:
-              - {name: pub, strategy: {publish: true, subscribe: none}}
-              - {name: viewer, strategy: {publish: false, subscribe: audioVideo}}
-            steps:
-              - {at: 0s, participant: pub, call: join}
-              - {at: 0s, participant: viewer, call: join}
-            """, path: "picture.yaml")
-        return ScenarioRunner.run(scenario).finalWorld
+        try subscribedPairWorld()
     }
 
     static func run(_ steps: [[TraceEvent]], on world: World) -> [Violation] {
