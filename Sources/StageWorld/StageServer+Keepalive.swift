@@ -123,9 +123,9 @@ extension StageServer {
     /// NET-3: a join from a client already admitted (a retried join, STG-3, or a reconnect the
     /// service kept it for, SUB-4) moves the participant to the new connection. Everyone else
     /// hears it reconnected, with its info now: an interrupted stream is back, and an active
-    /// composition's layout takes attributes exchanged since (TOK-9). An interrupted
-    /// participant's connection is closed, so its new one needs a token that verifies now
-    /// (TOK-1); refused, it is dropped at once and its stream destroyed.
+    /// composition's layout takes attributes exchanged since (TOK-9). The new connection needs
+    /// a token that verifies now (TOK-1), and the service then holds the participant as that
+    /// token says (`adopt`); refused, it is dropped at once and its stream destroyed.
     mutating func rejoin(at index: Int, token: String, epoch: Int, now: VirtualTime) -> Reply {
         let clientIndex = participants[index].clientIndex
         let verified: VerifiedToken
