@@ -246,6 +246,7 @@ public struct Client: Hashable, Sendable {
         view.local.connectionState = .disconnected
         joinAttempt = nil
         reconnectAttempt = nil
+        publishRepliesOwed = 0
         pendingExchanges = []
         output.events.append(.connectionStateChanged(.disconnected, error))
         runDeferredExchanges(into: &output)
