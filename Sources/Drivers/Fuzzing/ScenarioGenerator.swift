@@ -75,22 +75,15 @@ public struct ScenarioGenerator: Sendable {
     }
 
     /// One host-driven event at a random time in the first 70% of the run (so that the end is
-    /// quiet and convergence is judged): new answers and a refresh (sometimes returning a new
-    /// stream instance with its own mute state, or a different set of kinds), a mute, a token
-    /// exchange, or a leave and a rejoin.
+    /// quiet and convergence is judged): new answers and a refresh (`strategyChange`), a mute, a
+    /// token exchange, or a leave and a rejoin.
     private func event(among participants: [ScenarioDraft.Participant], before duration: UInt64, random: inout SplitMix64) -> [ScenarioDraft.Step] {
         let who = random.pick(participants)?.name ?? "p1"
-        let at = 1_000 + random.upTo(max(duration * 700, 5_000) - 1_000)
+        let latest = max(duration * 700, 5_000)
+        let at = 1_000 + random.upTo(latest - 1_000)
         switch random.below(4) {
         case 0:
-            var streams: [LocalStream]?
-            if random.percentChance(30) {
-                let audio = LocalStream(kind: .audio, instance: UInt32(1 + random.upTo(5)), isMuted: random.percentChance(50))
-                streams = random.pick([[audio, LocalStream(kind: .video)], [audio], [LocalStream(kind: .video)]])
-            }
-            let patch = StrategyPatch(publish: random.percentChance(60), streams: streams, subscribe: random.pick(SubscribeType.allCases) ?? .audioVideo)
-            return [.init(atMilliseconds: at, participant: who, call: .setStrategy(patch)),
-                    .init(atMilliseconds: at, participant: who, call: .refreshStrategy)]
+            return strategyChange(of: who, at: at, latest: latest, random: &random)
         case 1:
             return [.init(atMilliseconds: at, participant: who, call: .setMuted(random.percentChance(50) ? .audio : .video, muted: random.percentChance(50)))]
         case 2:
@@ -105,6 +98,31 @@ public struct ScenarioGenerator: Sendable {
             return [.init(atMilliseconds: at, participant: who, call: .leave),
                     .init(atMilliseconds: at + 500 + random.upTo(3_000), participant: who, call: .join)]
         }
+    }
+
+    /// New answers and a refresh, sometimes returning a new stream instance with its own mute
+    /// state or a different set of kinds; half the time such a change of streams is followed, a
+    /// few seconds later (and no later than `latest`), by a second one to another set of kinds
+    /// while publishing, so that a publisher's tracks swap kinds (STR-4: the new tracks are
+    /// published, the old ones removed).
+    private func strategyChange(of who: String, at: UInt64, latest: UInt64, random: inout SplitMix64) -> [ScenarioDraft.Step] {
+        let subscribe = random.pick(SubscribeType.allCases) ?? .audioVideo
+        guard random.percentChance(35) else {
+            return Self.refresh(who, at: at, StrategyPatch(publish: random.percentChance(60), subscribe: subscribe))
+        }
+        let audio = LocalStream(kind: .audio, instance: UInt32(1 + random.upTo(5)), isMuted: random.percentChance(50))
+        let kindSets = [[audio, LocalStream(kind: .video)], [audio], [LocalStream(kind: .video)]]
+        let first = random.below(kindSets.count)
+        let change = Self.refresh(who, at: at, StrategyPatch(publish: random.percentChance(60), streams: kindSets[first], subscribe: subscribe))
+        guard random.percentChance(50) else { return change }
+        let second = (first + 1 + random.below(kindSets.count - 1)) % kindSets.count
+        let later = min(at + 1_000 + random.upTo(3_000), latest)
+        return change + Self.refresh(who, at: later, StrategyPatch(publish: true, streams: kindSets[second]))
+    }
+
+    /// `patch` set at `at` and the strategy refreshed (STR-5).
+    private static func refresh(_ who: String, at: UInt64, _ patch: StrategyPatch) -> [ScenarioDraft.Step] {
+        [.init(atMilliseconds: at, participant: who, call: .setStrategy(patch)), .init(atMilliseconds: at, participant: who, call: .refreshStrategy)]
     }
 
     /// Something happening to someone else while a client is cut off: another participant
