@@ -32,6 +32,7 @@ struct CatalogMonitors: Sendable {
     var secret = SecretMonitor()
     var keepaliveVerdict = KeepaliveVerdictMonitor()
     var joinRetryWindow = JoinRetryWindowMonitor()
+    var reconnectSchedule = ReconnectScheduleMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -56,6 +57,7 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&secret)
         visitor.visit(&keepaliveVerdict)
         visitor.visit(&joinRetryWindow)
+        visitor.visit(&reconnectSchedule)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -80,5 +82,6 @@ struct CatalogMonitors: Sendable {
         reader.read(secret)
         reader.read(keepaliveVerdict)
         reader.read(joinRetryWindow)
+        reader.read(reconnectSchedule)
     }
 }

@@ -25,6 +25,8 @@ public struct ScenarioDraft: Hashable, Sendable {
         public var latency: VirtualDuration?
         /// nil: the default join retry (STG-3).
         public var joinRetry: JoinRetryPolicy?
+        /// nil: the default reconnect policy (NET-3).
+        public var reconnect: ReconnectPolicy?
         /// SUB-6: whether its subscribers may fall back to audio for quality.
         public var audioFallback = true
         /// What it sends with `connect`: `metadata` for the service only, `notifyMetadata` for everyone (SIG-2).
@@ -194,7 +196,7 @@ extension ScenarioDraft.Participant {
         }
         let config = ClientConfig(
             name: name, sdk: sdk, token: .signed(claims, by: .app), strategy: StrategySpec(publish: publish, subscribe: subscribe),
-            joinRetry: joinRetry ?? JoinRetryPolicy(),
+            joinRetry: joinRetry ?? JoinRetryPolicy(), reconnect: reconnect ?? ReconnectPolicy(),
             connectMetadata: ConnectMetadata(metadata: signalingMetadata.map(Self.json), notifyMetadata: notifyMetadata.map(Self.json)),
             audioFallbackEnabled: audioFallback
         )
@@ -215,6 +217,9 @@ extension ScenarioDraft.Participant {
         if let tokenResource { keys.append("tokenResource: \(TraceText.json(tokenResource))") }
         if let latency { keys.append("network: {latency: \(latency)}") }
         if let joinRetry { keys.append("joinRetry: {attemptTimeout: \(joinRetry.attemptTimeout), window: \(joinRetry.window)}") }
+        if let reconnect {
+            keys.append("reconnect: {backoff: \(reconnect.backoffBase), multiplier: \(reconnect.backoffMultiplier), cap: \(reconnect.backoffCap), attempts: \(reconnect.maxAttempts)}")
+        }
         if !audioFallback { keys.append("audioFallback: false") }
         if let signalingMetadata { keys.append("signalingMetadata: \(YAMLText.map(signalingMetadata))") }
         if let notifyMetadata { keys.append("notifyMetadata: \(YAMLText.map(notifyMetadata))") }
@@ -231,6 +236,7 @@ extension ScenarioDraft.Participant {
         if let tokenResource { extras.append("resource=\(tokenResource)") }
         if let latency { extras.append("latency=\(latency)") }
         if let joinRetry { extras.append("joinRetry=\(joinRetry.attemptTimeout)/\(joinRetry.window)") }
+        if let reconnect { extras.append("reconnect=\(reconnect.backoffBase)x\(reconnect.backoffMultiplier)/\(reconnect.backoffCap)/\(reconnect.maxAttempts)") }
         if !audioFallback { extras.append("audioFallback=false") }
         if let signalingMetadata { extras.append("metadata=\(YAMLText.map(signalingMetadata))") }
         if let notifyMetadata { extras.append("notifyMetadata=\(YAMLText.map(notifyMetadata))") }

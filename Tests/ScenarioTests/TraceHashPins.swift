@@ -5,6 +5,7 @@
 enum TraceHashPins {
     static let fileHashes: [String: String] = [
         "Scenarios/tok-1-expiry-second-boundary.yaml": "1f82b1e49247d4e4",
+        "Scenarios/net-3-reconnect-backoff-schedule.yaml": "0d92692d2546db73",
         "Scenarios/rnd-4-reconnect-applies-audio-only-first.yaml": "35a5509f34792a2a",
         "Scenarios/tok-5-exchange-lost-with-connection.yaml": "9534de23e1cb1a9a",
         "Scenarios/stg-4-stale-publish-answer.yaml": "fbd92654f3d40440",

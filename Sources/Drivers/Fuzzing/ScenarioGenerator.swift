@@ -55,7 +55,7 @@ public struct ScenarioGenerator: Sendable {
                 + participant.extras).joined(separator: " ")
         }
         let keepalive = draft.keepalive.map { "keepalive: pingInterval \($0.pingInterval), pongTimeout \($0.pongTimeout)" } ?? "keepalive=default"
-        return (draft, ["participants=\(count) duration=\(duration)s steps=\(draft.steps.count) \(keepalive)"] + cast
+        return (draft, ["participants=\(count) duration=\(draft.durationSeconds)s steps=\(draft.steps.count) \(keepalive)"] + cast
             + ["situations: " + situations.parameters.joined(separator: ", "), "faults: " + swarm.parameters.joined(separator: ", ")])
     }
 

@@ -21,7 +21,9 @@ import StageWorld
 /// - capability lost mid-publish (15%): an exchange removing `allow_publish` within 40 ms of a
 ///   refresh that starts publishing (TOK-7);
 /// - private metadata (30%): participants send `metadata` only the service may see, and
-///   `notifyMetadata` for everyone (SIG-2).
+///   `notifyMetadata` for everyone (SIG-2);
+/// - reconnect runs out (12%): a short reconnect policy and a cut both ways past every
+///   attempt (the SDK gives up) or ending during them (a late attempt succeeds) (NET-3).
 struct Situations {
     private var random: SplitMix64
     /// Whether this seed draws a full stage: it decides the participant count.
@@ -46,6 +48,7 @@ struct Situations {
             ("unanswered join", 10, { $0.unansweredJoin(&$1, $2) }),
             ("capability lost mid-publish", 15, { $0.capabilityLostMidPublish(&$1, $2) }),
             ("private metadata", 30, { $0.privateMetadata(&$1, $2) }),
+            ("reconnect runs out", 12, { $0.reconnectRunsOut(&$1, $2) }),
         ]
         for kind in kinds {
             guard random.percentChance(kind.percent) else {
@@ -195,5 +198,26 @@ struct Situations {
             if random.percentChance(50) { draft.participants[index].notifyMetadata = ["name": name] }
         }
         return draft.participants.filter { $0.signalingMetadata != nil }.map(\.name).joined(separator: " ")
+    }
+
+    /// Backoff 200-800 ms, x2, cap 1-3 s, 2-5 attempts; a cut both ways from 2-5 s after the
+    /// join that outlasts the watchdog and every attempt's wait by 1-3 s (60%: the SDK gives up
+    /// with TIMEOUT) or ends before the last attempt (a late one succeeds). The run is
+    /// lengthened to end at least 10 s after the cut.
+    private mutating func reconnectRunsOut(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        let name = draft.participants[target].name
+        let policy = ReconnectPolicy(
+            backoffBase: .milliseconds(200 + random.upTo(600)), backoffMultiplier: 2,
+            backoffCap: .milliseconds(1_000 + random.upTo(2_000)), maxAttempts: 2 + random.below(4)
+        )
+        draft.participants[target].reconnect = policy
+        let waits = (1...policy.maxAttempts + 1).map { Self.milliseconds(policy.backoff(beforeAttempt: $0)) }
+        let start = Self.joinTime(of: name, in: draft) + 2_000 + random.upTo(3_000)
+        let lost = start + Self.milliseconds(Self.keepalive(draft).clientWatchdog)
+        let end = random.percentChance(60)
+            ? lost + waits.reduce(0, +) + 1_000 + random.upTo(2_000)
+            : lost + waits.dropLast(2).reduce(0, +) + random.upTo(waits[waits.count - 2])
+        draft.durationSeconds = max(draft.durationSeconds, end / 1_000 + 10)
+        return "\(name) reconnect \(policy.backoffBase)x2/\(policy.backoffCap)/\(policy.maxAttempts), " + cut(&draft, name, .both, from: start, to: end)
     }
 }
