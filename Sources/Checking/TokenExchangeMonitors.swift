@@ -126,7 +126,7 @@ public struct ExchangeImmutabilityMonitor: InvariantMonitor {
             joinedWith[info.participantId] = world.server.participant(info.participantId)?.claims
         case .service(.metadataUpdated(let info)):
             guard let original = joinedWith[info.participantId], let new = world.server.participant(info.participantId)?.claims,
-                  let field = TokenClaims.changedImmutableField(from: original, to: new) else { return [] }
+                  let field = Self.changedField(from: original, to: new) else { return [] }
             return [violation(event, index: index, "the service accepted an exchange for \(info.participantId) that changed \(field)")]
         default:
             break
@@ -137,7 +137,7 @@ public struct ExchangeImmutabilityMonitor: InvariantMonitor {
 
 extension ExchangeImmutabilityMonitor {
     /// For each participant the service holds, its join token's immutable fields (TOK-4, as
-    /// `TokenClaims.changedImmutableField` compares them; no verdict reads the other claims)
+    /// `changedField` compares them; no verdict reads the other claims)
     /// when they differ from those of the token the service holds now. In a run without a
     /// violation nothing is written: the service admits a participant with the token it holds
     /// and, an exchange that changed a field being reported at once, holds the same fields
@@ -163,11 +163,23 @@ extension ExchangeImmutabilityMonitor {
 }
 
 extension ExchangeImmutabilityMonitor {
+    /// The first field TOK-4 names that differs between the two tokens, by its JWT name, or
+    /// nil: the monitor's own copy of the rule, so that a field missing from the model's list
+    /// (`TokenClaims.changedImmutableField`) is found.
+    fileprivate static func changedField(from joined: TokenClaims, to new: TokenClaims) -> String? {
+        if joined.topic != new.topic { return "topic" }
+        if joined.resource != new.resource { return "resource" }
+        if joined.participantId != new.participantId { return "jti" }
+        if joined.whipURL != new.whipURL { return "whip_url" }
+        if joined.eventsURL != new.eventsURL { return "events_url" }
+        return nil
+    }
+
     /// Whether the participant's entry differs from what the service holds: no claims known
     /// for it, or claims whose immutable fields the service's claims changed.
     fileprivate func differs(_ participant: ServerParticipant) -> Bool {
         joinedWith[participant.info.participantId].map { joined in
-            joined != participant.claims && TokenClaims.changedImmutableField(from: joined, to: participant.claims) != nil
+            joined != participant.claims && Self.changedField(from: joined, to: participant.claims) != nil
         } ?? true
     }
 }

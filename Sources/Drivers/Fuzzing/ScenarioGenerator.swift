@@ -89,7 +89,7 @@ public struct ScenarioGenerator: Sendable {
         case 2:
             var patch = ClaimsPatch()
             patch.capabilities = Self.capabilities(&random, bothPercent: 70)
-            if random.percentChance(10) { patch.whipURL = "https://elsewhere.invalid/whip" }
+            if random.percentChance(12) { Self.changeImmutableField(of: &patch, random: &random) }
             patch.userId = "\(who)-v\(random.upTo(9))"
             patch.attributes = ["role": random.pick(["guest", "host"]) ?? "guest"]
             patch.issuedAtSeconds = 0
@@ -118,6 +118,18 @@ public struct ScenarioGenerator: Sendable {
         let second = (first + 1 + random.below(kindSets.count - 1)) % kindSets.count
         let later = min(at + 1_000 + random.upTo(3_000), latest)
         return change + Self.refresh(who, at: later, StrategyPatch(publish: true, streams: kindSets[second]))
+    }
+
+    /// One of the fields an exchange may not change (TOK-4), changed: the service must refuse
+    /// the exchange, whichever field it is.
+    private static func changeImmutableField(of patch: inout ClaimsPatch, random: inout SplitMix64) {
+        switch random.below(5) {
+        case 0: patch.whipURL = "https://elsewhere.invalid/whip"
+        case 1: patch.eventsURL = "https://elsewhere.invalid/events"
+        case 2: patch.topic = "another-stage"
+        case 3: patch.resource = "arn:aws:ivs:elsewhere:stage/other"
+        default: patch.participantId = "replaced-participant"
+        }
     }
 
     /// `patch` set at `at` and the strategy refreshed (STR-5).
