@@ -5,8 +5,9 @@
 /// in O(log n), a new one goes in in O(log n), however many are pending and wherever the new
 /// one falls among them (a sorted queue shifted entries on every insertion in the middle, as
 /// a lost transmission's rescheduling makes). Taking out any other entry finds it by a linear
-/// scan; the simulator only ever takes the earliest, and removes many at once (a closed
-/// connection, a lost frame's followers) with `removeAll`, one pass for all of them.
+/// scan; the simulator only ever takes the earliest, removes many at once (a closed
+/// connection) with `removeAll`, one pass for all of them, and renumbers a lost frame and its
+/// followers with `reschedule`, one pass over the sequence numbers.
 ///
 /// `entries` lists the pending entries in heap order (no particular order, but the same in
 /// every run); `sortedEntries` lists them by (due, sequence), as they will fire. The heap's
@@ -33,6 +34,15 @@ public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
     /// Every pending entry, as a binary heap: no entry precedes its parent.
     @usableFromInline var heap: [Entry] = []
     @usableFromInline var sequenceCounter: UInt64 = 0
+    /// Each entry's heap position by sequence number, kept only once the queue has been
+    /// searched while holding `indexedCount` entries or more (a thousand participants' frames
+    /// in flight): from then on a search is a lookup, and every move in the heap updates it.
+    /// Small queues (the model checker's, a small stage's) never pay for it: a scan of a few
+    /// hundred sequence numbers is cheaper than keeping it.
+    @usableFromInline var positions: [UInt64: Int]?
+
+    /// The queue size from which a search builds the position index.
+    @usableFromInline static var indexedCount: Int { 2_048 }
 
     /// Every pending entry, in heap order.
     @inlinable public var entries: [Entry] { heap }
@@ -55,6 +65,7 @@ public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
         let sequence = sequenceCounter
         sequenceCounter += 1
         heap.append(Entry(due: due, sequence: sequence, payload: payload))
+        positions?[sequence] = heap.count - 1
         siftUp(from: heap.count - 1)
         return sequence
     }
@@ -85,31 +96,82 @@ public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
         heap.removeAll(where: shouldRemove)
         guard heap.count != before else { return 0 }
         heapify()
+        if positions != nil { rebuildPositions() }
         return before - heap.count
     }
 
-    /// Gives the entry numbered `sequence` and then every entry `follows` picks, in (due,
-    /// sequence) order, a fresh sequence number each and the due time `update` sets (it may
-    /// change the payload too), in place: the queue is as if they had been removed and
-    /// scheduled again in that order, but no other entry moves and nothing is rebuilt (a lost
-    /// frame and the frames held behind it, NET-2). A later key (the usual case: a fresh
-    /// sequence number and a due time no earlier) sinks from its place, the deepest first; any
-    /// earlier due time rebuilds the heap.
-    @inlinable
-    public mutating func reschedule(sequence: UInt64, follows: (Entry) -> Bool, update: (inout Entry) -> Void) {
-        guard let lost = position(of: sequence) else { return }
-        var followers = heap.indices.filter { $0 != lost && follows(heap[$0]) }
-        followers.sort { heap[$0].precedes(heap[$1]) }
+    /// Gives the entry numbered `sequence` and then the pending entries among `followers`
+    /// (sequence numbers in ascending order), in (due, sequence) order, a fresh sequence number
+    /// each and the due time `update` sets (it may change the payload too), in place: the queue
+    /// is as if they had been removed and scheduled again in that order, but no other entry
+    /// moves and nothing is rebuilt (a lost frame and the frames held behind it, NET-2). The
+    /// entries are found in one pass that reads sequence numbers in place, copying no payload.
+    /// A later key (the usual case: a fresh sequence number and a due time no earlier) sinks
+    /// from its place, the deepest first; any earlier due time rebuilds the heap. Returns how
+    /// many entries were renumbered: none when `sequence` is not pending.
+    @inlinable @discardableResult
+    public mutating func reschedule(sequence: UInt64, followers: [UInt64], update: (inout Entry) -> Void) -> Int {
+        let (found, followerPositions) = positions(of: sequence, and: followers)
+        guard let lost = found else { return 0 }
+        let moved = [lost] + followerPositions.sorted { heap[$0].precedes(heap[$1]) }
         var later = true
-        for position in [lost] + followers {
+        for position in moved {
             let before = heap[position]
             update(&heap[position])
             heap[position].sequence = sequenceCounter
             sequenceCounter += 1
             later = later && !heap[position].precedes(before)
+            positions?[before.sequence] = nil
+            positions?[heap[position].sequence] = position
         }
-        guard later else { return heapify() }
-        for position in ([lost] + followers).sorted(by: >) { siftDown(from: position) }
+        if later {
+            for position in moved.sorted(by: >) { siftDown(from: position) }
+        } else {
+            heapify()
+        }
+        return moved.count
+    }
+
+    /// The heap positions of the entry numbered `sequence` and of the pending entries among
+    /// `others` (ascending): looked up in the position index when the queue is large (built
+    /// here the first time), else found in one pass over the sequence numbers, read in place.
+    @inlinable mutating func positions(of sequence: UInt64, and others: [UInt64]) -> (Int?, [Int]) {
+        if positions == nil && heap.count >= Self.indexedCount { rebuildPositions() }
+        if let positions { return (positions[sequence], others.compactMap { positions[$0] }) }
+        let lowest = min(sequence, others.first ?? sequence)
+        let highest = max(sequence, others.last ?? sequence)
+        var found: Int?
+        var positions: [Int] = []
+        positions.reserveCapacity(others.count)
+        heap.withUnsafeBufferPointer { entries in
+            for position in entries.indices {
+                let candidate = entries[position].sequence
+                guard candidate >= lowest, candidate <= highest else { continue }
+                if candidate == sequence {
+                    found = position
+                } else if Self.sortedContains(others, candidate) {
+                    positions.append(position)
+                }
+            }
+        }
+        return (found, positions)
+    }
+
+    /// Whether the ascending array `sorted` holds `value`.
+    @inlinable static func sortedContains(_ sorted: [UInt64], _ value: UInt64) -> Bool {
+        let position = insertionPoint(of: value, inAscending: sorted)
+        return position < sorted.count && sorted[position] == value
+    }
+
+    /// The first position in the ascending array `sorted` whose value is not below `value`
+    /// (its count when there is none): a binary search.
+    @inlinable public static func insertionPoint(of value: UInt64, inAscending sorted: [UInt64]) -> Int {
+        var (low, high) = (0, sorted.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// Equal queues hold the same entries and would number the next alike, whatever order
@@ -127,14 +189,31 @@ public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
     /// Where the pending entry with this sequence number is in the heap, if it is pending.
     @inlinable func position(of sequence: UInt64) -> Int? {
         if heap.first?.sequence == sequence { return 0 }
+        if let positions { return positions[sequence] }
         return heap.firstIndex { $0.sequence == sequence }
+    }
+
+    /// The position index made anew from the heap.
+    @inlinable mutating func rebuildPositions() {
+        var index = [UInt64: Int](minimumCapacity: heap.count)
+        for position in heap.indices { index[heap[position].sequence] = position }
+        positions = index
+    }
+
+    /// Swaps two heap positions, keeping the position index (if any) in step.
+    @inlinable mutating func swapEntries(_ first: Int, _ second: Int) {
+        heap.swapAt(first, second)
+        guard positions != nil else { return }
+        positions?[heap[first].sequence] = first
+        positions?[heap[second].sequence] = second
     }
 
     /// Takes out the entry at heap position `position`, moving the last entry into its place.
     @inlinable mutating func remove(at position: Int) -> Entry {
         let last = heap.count - 1
-        if position != last { heap.swapAt(position, last) }
+        if position != last { swapEntries(position, last) }
         let removed = heap.removeLast()
+        positions?[removed.sequence] = nil
         if position < heap.count {
             siftDown(from: siftUp(from: position))
         }
@@ -148,7 +227,7 @@ public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
         while child > 0 {
             let parent = (child - 1) / 2
             guard heap[child].precedes(heap[parent]) else { break }
-            heap.swapAt(child, parent)
+            swapEntries(child, parent)
             child = parent
         }
         return child
@@ -163,7 +242,7 @@ public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
             let right = left + 1
             let earlier = right < heap.count && heap[right].precedes(heap[left]) ? right : left
             guard heap[earlier].precedes(heap[parent]) else { return }
-            heap.swapAt(parent, earlier)
+            swapEntries(parent, earlier)
             parent = earlier
         }
     }

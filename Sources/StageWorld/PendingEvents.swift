@@ -3,7 +3,7 @@ import Simulation
 /// A world's pending events (NET-1): the event queue, and beside it an index kept in step with
 /// every change to the queue: each pending timer with its sequence number and due time, per
 /// owner (a client's own timers per client; the stage service's timers per client they keep),
-/// and the number of frames in flight per link direction. The hot path asks the index instead
+/// and the sequence numbers of the frames in flight per link direction, ascending. The hot path asks the index instead
 /// of scanning the whole queue: which timers a changed client or the service holds
 /// (`World.cancelSpentTimers`), who holds timers at all (`World.touchTimerOwners`), whether a
 /// lost frame has followers on its link, whether a service deadline is still pending.
@@ -19,6 +19,8 @@ public struct PendingEvents: Hashable, Sendable {
         public var due: VirtualTime
         public var timer: Kind
     }
+
+    typealias Queue = EventQueue<PendingEvent>
 
     public private(set) var queue = EventQueue<PendingEvent>()
     private var index = Ledger()
@@ -73,10 +75,17 @@ public struct PendingEvents: Hashable, Sendable {
         }
     }
 
-    /// `EventQueue.reschedule` for a lost frame (`sequence`) and the frames behind it on its
-    /// link; `update` keeps each frame on its link.
-    mutating func reschedule(sequence: UInt64, follows: (Entry) -> Bool, update: (inout Entry) -> Void) {
-        queue.reschedule(sequence: sequence, follows: follows, update: update)
+    /// `EventQueue.reschedule` for a lost frame (`sequence`) on link direction `direction`
+    /// (`Network.direction`) and the frames behind it there, which the index lists: no scan of
+    /// the queue's payloads. `update` keeps each frame on its link.
+    mutating func reschedule(sequence: UInt64, onLink direction: Int, update: (inout Entry) -> Void) {
+        let onLink = index.deliveries(onLink: direction)
+        let lost = Queue.insertionPoint(of: sequence, inAscending: onLink)
+        let followers = lost < onLink.count ? Array(onLink[(lost + 1)...]) : []
+        let firstRenumbered = queue.nextSequence
+        let renumbered = queue.reschedule(sequence: sequence, followers: followers, update: update)
+        guard renumbered > 0 else { return }
+        index.renumberDeliveries(onLink: direction, from: lost, to: firstRenumbered..<firstRenumbered + UInt64(renumbered))
     }
 
     /// The pending timers client `client` set, in the order they were scheduled.
@@ -100,9 +109,7 @@ public struct PendingEvents: Hashable, Sendable {
     var serviceTimerClients: Range<Int> { index.serviceTimers.indices }
 
     /// How many frames are in flight on a link direction (`Network.direction`).
-    func deliveryCount(onLink direction: Int) -> Int {
-        index.deliveries.indices.contains(direction) ? index.deliveries[direction] : 0
-    }
+    func deliveryCount(onLink direction: Int) -> Int { index.deliveries(onLink: direction).count }
 
     /// Whether this service timer is pending.
     public func isPending(_ timer: ServerTimer) -> Bool {
@@ -115,12 +122,22 @@ public struct PendingEvents: Hashable, Sendable {
 }
 
 extension PendingEvents {
-    /// The index itself: timers per owner, frame counts per link direction.
+    /// The index itself: timers per owner, the frames in flight per link direction (their
+    /// sequence numbers, ascending: a new entry's number is the highest yet).
     private struct Ledger: Sendable {
         var clientTimers: [[PendingTimer<ClientTimer>]] = []
         var serviceTimers: [[PendingTimer<ServerTimer>]] = []
         var serviceTimerCount = 0
-        var deliveries: [Int] = []
+        private var deliveriesByLink: [[UInt64]] = []
+
+        func deliveries(onLink direction: Int) -> [UInt64] {
+            deliveriesByLink.indices.contains(direction) ? deliveriesByLink[direction] : []
+        }
+
+        /// The link's frames from position `position` on were renumbered `numbers`.
+        mutating func renumberDeliveries(onLink direction: Int, from position: Int, to numbers: Range<UInt64>) {
+            deliveriesByLink[direction].replaceSubrange(position..., with: numbers)
+        }
 
         mutating func insert(_ payload: PendingEvent, sequence: UInt64, due: VirtualTime) {
             switch payload {
@@ -133,8 +150,8 @@ extension PendingEvents {
                 serviceTimerCount += 1
             case .delivery:
                 guard let direction = payload.deliveryDirection else { return }
-                if deliveries.count <= direction { deliveries += Array(repeating: 0, count: direction + 1 - deliveries.count) }
-                deliveries[direction] += 1
+                Self.grow(&deliveriesByLink, to: direction)
+                deliveriesByLink[direction].append(sequence)
             case .hostCall:
                 break
             }
@@ -149,7 +166,8 @@ extension PendingEvents {
                 serviceTimerCount -= 1
             case .delivery:
                 guard let direction = payload.deliveryDirection else { return }
-                deliveries[direction] -= 1
+                let position = Queue.insertionPoint(of: sequence, inAscending: deliveriesByLink[direction])
+                deliveriesByLink[direction].remove(at: position)
             case .hostCall:
                 break
             }

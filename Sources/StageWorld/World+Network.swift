@@ -99,13 +99,12 @@ extension World {
     /// Loses one transmission: the message and everything behind it on its link are scheduled
     /// again, in their order. The lost one goes again after the retransmission timeout,
     /// doubled for each earlier loss of it (up to 64x), as TCP backs off. Both are rescheduled
-    /// in place (`PendingEvents.reschedule`); only a link with other frames in flight is
-    /// searched for followers.
+    /// in place (`PendingEvents.reschedule`), the followers found through the index of frames
+    /// in flight per link.
     mutating func drop(sequence: UInt64) -> [TraceEvent] {
         guard let entry = pending.entry(sequence: sequence), case .delivery(var lost) = entry.payload else { return [] }
         touched.insert(trafficOf: lost.clientIndex)
         let link = Network.direction(clientIndex: lost.clientIndex, uplink: lost.isUplink)
-        let followed = pending.deliveryCount(onLink: link) > 1
         advanceClock(to: entry.due, firing: entry.payload)
         let backoff = UInt64(1) << UInt64(min(lost.lostTransmissions, 6))
         let timeout = network.links[lost.clientIndex].retransmissionTimeout * backoff
@@ -115,9 +114,7 @@ extension World {
         var network = Network(links: [], seed: 0)
         swap(&network, &self.network)
         defer { swap(&network, &self.network) }
-        pending.reschedule(sequence: sequence, follows: { other in
-            followed && other.sequence > sequence && other.payload.deliveryDirection == link
-        }, update: { other in
+        pending.reschedule(sequence: sequence, onLink: link, update: { other in
             if other.sequence == sequence {
                 other.payload = .delivery(lost)
                 other.due = network.dueTime(clientIndex: lost.clientIndex, uplink: lost.isUplink, now: now, bytes: bytes, extraDelay: timeout)

@@ -78,4 +78,63 @@ struct EventQueueOrderTests {
         #expect(left.hashValue == right.hashValue)
         #expect(left.entry(sequence: 0)?.payload == 1 && right.entry(sequence: 1) == nil)
     }
+
+    /// A lost frame and its followers renumbered in place equal the same entries removed and
+    /// scheduled again, the lost one first, the followers in (due, sequence) order; entries
+    /// named as followers but no longer pending are passed over. With 3,000 entries scheduled
+    /// first, the queue searches through its position index, kept through every move after.
+    @Test("reschedule equals removing and scheduling again", arguments: [(UInt64(4), 0), (5, 0), (6, 3_000), (7, 3_000)])
+    func rescheduleMatchesRemoveAndSchedule(seed: UInt64, prefill: Int) {
+        var random = SplitMix64(seed: seed)
+        var queue = EventQueue<Int>()
+        var reference = SortedArrayQueue()
+        for payload in 0..<prefill {
+            let due = 1_000 + random.next() % 5_000
+            queue.schedule(-payload, at: VirtualTime(nanoseconds: due))
+            reference.schedule(-payload, at: due)
+        }
+        for round in 0..<400 {
+            for payload in 0..<Int(random.next() % 6) {
+                let due = (queue.first?.due.nanoseconds ?? 0) + random.next() % 20
+                queue.schedule(round * 10 + payload, at: VirtualTime(nanoseconds: due))
+                reference.schedule(round * 10 + payload, at: due)
+            }
+            if random.next() % 3 == 0, let head = queue.first {
+                let removed = queue.remove(sequence: head.sequence)
+                #expect(reference.remove(sequence: head.sequence) && removed != nil)
+            }
+            if random.next() % 4 == 0, let any = reference.entries.randomElement(using: &random) {
+                #expect(queue.remove(sequence: any.sequence)?.payload == any.payload && reference.remove(sequence: any.sequence))
+            }
+            guard let lost = reference.entries.randomElement(using: &random) else { continue }
+            let link = lost.payload % 3
+            var followers = reference.entries.filter { $0.sequence > lost.sequence && $0.payload % 3 == link }.map(\.sequence).sorted()
+            followers.append(reference.nextSequence + 7)
+            let delay = random.next() % 30
+            let renumbered = queue.reschedule(sequence: lost.sequence, followers: followers) { entry in
+                entry.due = VirtualTime(nanoseconds: entry.due.nanoseconds + delay)
+            }
+            let moved = [lost] + reference.entries.filter { followers.contains($0.sequence) }
+            #expect(renumbered == moved.count)
+            for entry in moved {
+                _ = reference.remove(sequence: entry.sequence)
+                reference.schedule(entry.payload, at: entry.due + delay)
+            }
+            #expect(queue.nextSequence == reference.nextSequence)
+        }
+        #expect(queue.sortedEntries.map { [$0.due.nanoseconds, $0.sequence, UInt64(bitPattern: Int64($0.payload))] }
+            == reference.entries.map { [$0.due, $0.sequence, UInt64(bitPattern: Int64($0.payload))] })
+        for entry in reference.entries.prefix(50) {
+            #expect(queue.entry(sequence: entry.sequence)?.payload == entry.payload)
+        }
+    }
+
+    @Test("reschedule of an entry that is not pending changes nothing")
+    func rescheduleOfMissingEntry() {
+        var queue = EventQueue<Int>()
+        queue.schedule(1, at: VirtualTime(nanoseconds: 5))
+        let before = queue
+        #expect(queue.reschedule(sequence: 9, followers: [0]) { $0.due = VirtualTime(nanoseconds: 50) } == 0)
+        #expect(queue == before && queue.nextSequence == 1)
+    }
 }
