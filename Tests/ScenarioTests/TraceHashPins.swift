@@ -68,6 +68,7 @@ enum TraceHashPins {
         "Scenarios/sub-5-publisher-side-quality.yaml": "42ebd4d0522e3739",
         "Scenarios/sub-5-publisher-stops-video-stream.yaml": "7551b85169eff312",
         "Scenarios/sub-5-video-disabled-reasons.yaml": "a057b484e59a4988",
+        "Scenarios/sub-2-3-resubscribe-connects-again.yaml": "ec5f232a709c1b77",
         "Scenarios/sub-6-8-publisher-properties-and-layers.yaml": "7c6579c9b8c48309",
         "Scenarios/sub-7-stream-creation-time.yaml": "64cdb00a3dfcab65",
         "Scenarios/tok-1-bad-tokens-never-join.yaml": "a7504832868ecf9b",
@@ -78,7 +79,8 @@ enum TraceHashPins {
         "Scenarios/tok-6-7-publish-capability-exchange.yaml": "e4a40ea1a953c639",
         "Scenarios/tok-7-capability-lost-mid-publish.yaml": "7c34502039bd0f77",
         "Scenarios/tok-8-service-refuses-subscribe-without-capability.yaml": "d1487faeb021ea76",
-        "Scenarios/tok-8-subscribe-capability-exchange.yaml": "1e6d0549bef49a6c",
+        // Re-pinned: the watcher, given back allow_subscribe, subscribes again and its new subscriber connects (SUB-2 seed: sent "when the app starts receiving").
+        "Scenarios/tok-8-subscribe-capability-exchange.yaml": "63c8c1d0ca7a7cbc",
         "Scenarios/tok-9-composition-layout.yaml": "1f0bcc5896920de3",
         "Scenarios/tok-9-layout-follows-kept-reconnect.yaml": "1daf6bc4f0db1a3e",
         "Scenarios/vis-metadata-visibility-matrix.yaml": "2848bacf5237b0ce",
