@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "StageCoreTests", dependencies: ["StageCore", "Simulation"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "StageWorldTests", dependencies: ["StageWorld", "Checking", "Drivers", "Scenario", "StageSDK"]),
-        .testTarget(name: "CheckingTests", dependencies: ["Checking", "StageWorld", "StageCore", "Simulation"]),
+        .testTarget(name: "CheckingTests", dependencies: ["Checking", "StageWorld", "StageCore", "Simulation", "SubscriberModel"]),
         .testTarget(name: "DriversTests", dependencies: ["Drivers", "Checking", "Scenario", "StageWorld", "StageCore", "Simulation"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Drivers"]),
         .testTarget(name: "StageSimCLITests", dependencies: ["stagesim", "FailureStore", "StageCore", "Yams"]),

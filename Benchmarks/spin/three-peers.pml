@@ -47,7 +47,8 @@
  *   - tokens, claims, ParticipantInfo (userId, attributes, capabilities), the key ring, the
  *     strategy, VideoConfiguration, PublisherProperties, simulcast layers, stream kinds and
  *     mute states, OpenTokStream fields, QualityPolicy/QualityFallback, layer preferences,
- *     subscribeToVideo: constant here (every publish is [audio, video] unmuted with the
+ *     subscribeToVideo, the subscriber number of each slot (SubscriberSlot.subscriber, 1
+ *     until a subscribe after an unsubscribe, which no checker scenario makes): constant here (every publish is [audio, video] unmuted with the
  *     default properties, which the service also holds before a publish; every answer is
  *     audioVideo; no link samples without keepalive);
  *   - Sora frames: a message is its WireMessage case plus one argument (a participant index,

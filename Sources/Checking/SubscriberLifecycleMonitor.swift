@@ -17,17 +17,22 @@ public struct SubscriberLifecycleMonitor: InvariantMonitor {
 
     public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
         guard case .subscriber(let subscriber) = event.kind else { return [] }
-        let subscription = "\(event.observer)/\(subscriber.streamId)"
+        // One subscriber object's lifecycle: a later subscriber to the same stream (after an
+        // unsubscribe, SUB-3) starts its own.
+        let subscription = "\(event.observer)/\(subscriber.streamId)" + (subscriber.subscriber > 1 ? "#\(subscriber.subscriber)" : "")
         return check.observe(subscription, subscriber.event).map { violation(event, index: index, $0) }
     }
 
     /// Each subscription's lifecycle facts (`SubscriberEventOrderCheck.trackFacts`), keyed by
-    /// its observer and stream id through the renaming.
+    /// its observer, stream id (through the renaming) and subscriber number.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
         writer.writeUnordered(check.trackFacts) { writer, entry in
             let slash = entry.key.firstIndex(of: "/") ?? entry.key.endIndex
+            let stream = entry.key[slash...].dropFirst()
+            let hash = stream.firstIndex(of: "#") ?? stream.endIndex
             writer.writeName(String(entry.key[..<slash]))
-            writer.writeStreamId(String(entry.key[slash...].dropFirst()))
+            writer.writeStreamId(String(stream[..<hash]))
+            writer.write(UInt32(stream[hash...].dropFirst()) ?? 1)
             writer.write(UInt32(entry.value.count))
             for byte in entry.value { writer.write(byte) }
         }

@@ -8,6 +8,10 @@ public struct SubscriberSlot: Hashable, Sendable {
     public var publisherId: String
     public var announcement: Int
     public var state: SubscriberState
+    /// Which subscriber object of this announcement's stream this is, from 1: an unsubscribe
+    /// ends one (SUB-3), and subscribing to the same stream again makes the next, which
+    /// connects anew (SUB-2: `subscriberDidConnectToStream` "when the app starts receiving").
+    public var subscriber = 1
 
     var isActive: Bool {
         switch state.phase {
@@ -29,6 +33,9 @@ public struct SubscriberTraceEvent: Hashable, Sendable {
     public var publisherId: String
     public var streamId: String
     public var event: SubscriberEvent
+    /// The subscriber object the event is about (`SubscriberSlot.subscriber`); session events
+    /// (streamCreated, streamDestroyed) carry the current one.
+    public var subscriber = 1
 }
 
 extension Client {
@@ -143,6 +150,7 @@ extension Client {
         guard let info = event.participant, !info.isLocal, let index = slotIndex(info.participantId) else { return [] }
         switch event {
         case .subscribeStateChanged(_, .attemptingSubscribe, _):
+            if subscribers[index].state.phase == .unsubscribed { resubscribe(index) }
             return changeSlot(index) { $0.subscribe(at: now.nanoseconds) }
         case .subscribeStateChanged(_, .subscribed, _):
             return changeSlot(index) { $0.mediaStarted(at: now.nanoseconds) }
@@ -151,6 +159,15 @@ extension Client {
         default:
             return []
         }
+    }
+
+    /// SUB-2, SUB-3: the app subscribes again to a stream it unsubscribed from: a new
+    /// subscriber object for the same stream, with its own lifecycle (it connects when media
+    /// starts again) and no preferences of its own yet (SUB-8). Its publisher's video is
+    /// brought up to date by `followPublisherVideo` at the end of the step.
+    private mutating func resubscribe(_ index: Int) {
+        subscribers[index].state = SubscriberState(stream: subscribers[index].state.stream, mode: config.mediaMode)
+        subscribers[index].subscriber += 1
     }
 
     /// SUB-1: a publisher's stream appears in the session; a new announcement of the same
@@ -189,7 +206,9 @@ extension Client {
             return changeSlot(index) { $0.restoreFailed() + [.subscriberDidReconnectToStream] }
         case .reconnecting: return changeSlot(index) { $0.restoreFailed() }
         case .subscribing, .connected: return changeSlot(index) { $0.streamDestroyed(.clientDisconnected) }
-        default: return sessionEvents.map { SubscriberTraceEvent(publisherId: publisherId, streamId: streamId, event: $0) }
+        default:
+            let subscriber = subscribers[index].subscriber
+            return sessionEvents.map { SubscriberTraceEvent(publisherId: publisherId, streamId: streamId, event: $0, subscriber: subscriber) }
         }
     }
 
@@ -239,6 +258,7 @@ extension Client {
     private func emit(_ index: Int, _ events: [SubscriberEvent]) -> [SubscriberTraceEvent] {
         guard !events.isEmpty else { return [] }
         let publisherId = subscribers[index].publisherId, streamId = subscribers[index].state.stream.streamId
-        return events.map { SubscriberTraceEvent(publisherId: publisherId, streamId: streamId, event: $0) }
+        let subscriber = subscribers[index].subscriber
+        return events.map { SubscriberTraceEvent(publisherId: publisherId, streamId: streamId, event: $0, subscriber: subscriber) }
     }
 }

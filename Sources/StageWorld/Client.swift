@@ -115,6 +115,13 @@ public struct Client: Hashable, Sendable {
         /// refused message produces nothing else.
         public var refusal: String?
 
+        /// STR-1: "When a remote participant joins a stage, the SDK queries the host
+        /// application": a shouldSubscribe asked outside a strategy refresh (a remote connected
+        /// or started publishing) is recorded too, unless the output already records a query.
+        mutating func reportSubscribeQuery(canPublish: Bool) {
+            if report == nil { report = StrategyQueryReport(canPublish: canPublish) }
+        }
+
         mutating func apply(_ plan: ReconcilePlan, from client: Client) {
             events += plan.events
             if let planReport = plan.report { report = planReport }
@@ -281,6 +288,7 @@ public struct Client: Hashable, Sendable {
             if publishRepliesOwed == 0 { publishAnswered(message, into: &output) }
         case .participantJoined(let info, _):
             remoteJoined(info, strategy: strategy)
+            output.reportSubscribeQuery(canPublish: view.local.info.capabilities.canPublish)
         case .participantPublished(let snapshot):
             remotePublished(snapshot, strategy: strategy, into: &output)
         case .participantUnpublished(let id):
@@ -391,6 +399,7 @@ public struct Client: Hashable, Sendable {
         view[index: index].info = snapshot.info
         remoteProperties[snapshot.info.participantId] = snapshot.properties
         view[index: index].answer = strategy.shouldSubscribe(to: snapshot.info)
+        output.reportSubscribeQuery(canPublish: view.local.info.capabilities.canPublish)
         view[index: index].publishedStreams = snapshot.streams
         view[index: index].announced = true
         output.events.append(.participantDidJoin(snapshot.info))

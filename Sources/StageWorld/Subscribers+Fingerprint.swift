@@ -105,6 +105,7 @@ extension SubscriberSlot: ExplorationEncodable {
     func encode(to writer: inout CanonicalWriter) {
         writer.writeName(publisherId)
         writer.write(announcement)
+        writer.write(subscriber)
         state.encode(to: &writer)
     }
 }

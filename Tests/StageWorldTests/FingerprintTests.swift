@@ -203,7 +203,8 @@ struct FingerprintTests {
         simulator.run(until: .seconds(7)) { _, _, _ in }
         #expect(simulator.world.clients.allSatisfy { $0.remoteProperties.count == 2 })
         // Re-pinned: a client's encoding now writes its deferred exchanges (TOK-5) and the publish
-        // answers it is owed (STG-3), both empty here.
-        #expect(XXH3.hex(simulator.world.fingerprint()) == "93e4417361da6c23")
+        // answers it is owed (STG-3), both empty here; and each subscriber slot its subscriber
+        // number (SUB-2, SUB-3: a subscribe after an unsubscribe is a new subscriber), 1 here.
+        #expect(XXH3.hex(simulator.world.fingerprint()) == "a2473a735f21814d")
     }
 }
