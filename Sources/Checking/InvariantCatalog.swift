@@ -33,6 +33,7 @@ struct CatalogMonitors: Sendable {
     var keepaliveVerdict = KeepaliveVerdictMonitor()
     var joinRetryWindow = JoinRetryWindowMonitor()
     var reconnectSchedule = ReconnectScheduleMonitor()
+    var publisherCapacity = PublisherCapacityMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -58,6 +59,7 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&keepaliveVerdict)
         visitor.visit(&joinRetryWindow)
         visitor.visit(&reconnectSchedule)
+        visitor.visit(&publisherCapacity)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -83,5 +85,6 @@ struct CatalogMonitors: Sendable {
         reader.read(keepaliveVerdict)
         reader.read(joinRetryWindow)
         reader.read(reconnectSchedule)
+        reader.read(publisherCapacity)
     }
 }
