@@ -34,6 +34,7 @@ struct CatalogMonitors: Sendable {
     var joinRetryWindow = JoinRetryWindowMonitor()
     var reconnectSchedule = ReconnectScheduleMonitor()
     var publisherCapacity = PublisherCapacityMonitor()
+    var publisherVideo = PublisherVideoMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -60,6 +61,7 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&joinRetryWindow)
         visitor.visit(&reconnectSchedule)
         visitor.visit(&publisherCapacity)
+        visitor.visit(&publisherVideo)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -86,5 +88,6 @@ struct CatalogMonitors: Sendable {
         reader.read(joinRetryWindow)
         reader.read(reconnectSchedule)
         reader.read(publisherCapacity)
+        reader.read(publisherVideo)
     }
 }
