@@ -35,6 +35,7 @@ struct CatalogMonitors: Sendable {
     var reconnectSchedule = ReconnectScheduleMonitor()
     var publisherCapacity = PublisherCapacityMonitor()
     var publisherVideo = PublisherVideoMonitor()
+    var tokenRefusalCode = TokenRefusalCodeMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -62,6 +63,7 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&reconnectSchedule)
         visitor.visit(&publisherCapacity)
         visitor.visit(&publisherVideo)
+        visitor.visit(&tokenRefusalCode)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -89,5 +91,6 @@ struct CatalogMonitors: Sendable {
         reader.read(reconnectSchedule)
         reader.read(publisherCapacity)
         reader.read(publisherVideo)
+        reader.read(tokenRefusalCode)
     }
 }
