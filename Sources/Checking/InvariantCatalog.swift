@@ -33,6 +33,9 @@ struct CatalogMonitors: Sendable {
     var keepaliveVerdict = KeepaliveVerdictMonitor()
     var joinRetryWindow = JoinRetryWindowMonitor()
     var reconnectSchedule = ReconnectScheduleMonitor()
+    var publisherCapacity = PublisherCapacityMonitor()
+    var publisherVideo = PublisherVideoMonitor()
+    var tokenRefusalCode = TokenRefusalCodeMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -58,6 +61,9 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&keepaliveVerdict)
         visitor.visit(&joinRetryWindow)
         visitor.visit(&reconnectSchedule)
+        visitor.visit(&publisherCapacity)
+        visitor.visit(&publisherVideo)
+        visitor.visit(&tokenRefusalCode)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -83,5 +89,8 @@ struct CatalogMonitors: Sendable {
         reader.read(keepaliveVerdict)
         reader.read(joinRetryWindow)
         reader.read(reconnectSchedule)
+        reader.read(publisherCapacity)
+        reader.read(publisherVideo)
+        reader.read(tokenRefusalCode)
     }
 }

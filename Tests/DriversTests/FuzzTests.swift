@@ -58,7 +58,7 @@ struct GeneratorTests {
         let generator = ScenarioGenerator()
         let situations = [
             "full stage", "late pong", "short token", "long one-way cut", "foreign token", "audio fallback off",
-            "unanswered join", "capability lost mid-publish", "private metadata",
+            "unanswered join", "capability lost mid-publish", "private metadata", "reconnect runs out", "mute while publishing starts",
         ]
         var firstSeed: [String: UInt64] = [:]
         for seed in UInt64(1)...1_000 where firstSeed.count < situations.count {
@@ -88,6 +88,23 @@ struct GeneratorTests {
         })
         #expect(steps.contains { $0.participant == exchange.participant && $0.call == .refreshStrategy
             && $0.atMilliseconds + 40 >= exchange.atMilliseconds && $0.atMilliseconds <= exchange.atMilliseconds + 40 })
+    }
+
+    @Test("a mute while publishing starts comes 1-30 ms after a refresh that starts publishing, 1 s after one that stops it")
+    func muteWhilePublishingStartsTiming() throws {
+        let seed = try #require((UInt64(1)...300).first { seed in
+            ScenarioGenerator().draft(seed: seed).parameters.contains { $0.contains("mute while publishing starts: ") }
+        })
+        let steps = ScenarioGenerator().draft(seed: seed).draft.steps
+        let publishing = StrategyPatch(publish: true, streams: [LocalStream(kind: .audio), LocalStream(kind: .video)])
+        let start = try #require(steps.first { $0.call == .setStrategy(publishing) })
+        let mine = steps.filter { $0.participant == start.participant }
+        #expect(mine.contains { step in
+            guard case .setMuted(_, muted: true) = step.call else { return false }
+            return step.atMilliseconds > start.atMilliseconds && step.atMilliseconds <= start.atMilliseconds + 30
+        })
+        #expect(mine.contains { $0.call == .refreshStrategy && $0.atMilliseconds == start.atMilliseconds })
+        #expect(mine.contains { $0.call == .setStrategy(StrategyPatch(publish: false)) && $0.atMilliseconds + 1_000 == start.atMilliseconds })
     }
 
     @Test("the shrinker keeps only what the failure needs")

@@ -133,7 +133,7 @@ public struct ScenarioGenerator: Sendable {
     }
 
     /// `patch` set at `at` and the strategy refreshed (STR-5).
-    private static func refresh(_ who: String, at: UInt64, _ patch: StrategyPatch) -> [ScenarioDraft.Step] {
+    static func refresh(_ who: String, at: UInt64, _ patch: StrategyPatch) -> [ScenarioDraft.Step] {
         [.init(atMilliseconds: at, participant: who, call: .setStrategy(patch)), .init(atMilliseconds: at, participant: who, call: .refreshStrategy)]
     }
 

@@ -23,7 +23,10 @@ import StageWorld
 /// - private metadata (30%): participants send `metadata` only the service may see, and
 ///   `notifyMetadata` for everyone (SIG-2);
 /// - reconnect runs out (12%): a short reconnect policy and a cut both ways past every
-///   attempt (the SDK gives up) or ending during them (a late attempt succeeds) (NET-3).
+///   attempt (the SDK gives up) or ending during them (a late attempt succeeds) (NET-3);
+/// - mute while publishing starts (15%): a participant stops publishing, then a refresh starts
+///   publishing unmuted audio and video, and 1-30 ms later (within the publish's round trip)
+///   it mutes one of them (LST-1).
 struct Situations {
     private var random: SplitMix64
     /// Whether this seed draws a full stage: it decides the participant count.
@@ -49,6 +52,7 @@ struct Situations {
             ("capability lost mid-publish", 15, { $0.capabilityLostMidPublish(&$1, $2) }),
             ("private metadata", 30, { $0.privateMetadata(&$1, $2) }),
             ("reconnect runs out", 12, { $0.reconnectRunsOut(&$1, $2) }),
+            ("mute while publishing starts", 15, { $0.muteWhilePublishingStarts(&$1, $2) }),
         ]
         for kind in kinds {
             guard random.percentChance(kind.percent) else {
@@ -219,5 +223,21 @@ struct Situations {
             : lost + waits.dropLast(2).reduce(0, +) + random.upTo(waits[waits.count - 2])
         draft.durationSeconds = max(draft.durationSeconds, end / 1_000 + 10)
         return "\(name) reconnect \(policy.backoffBase)x2/\(policy.backoffCap)/\(policy.maxAttempts), " + cut(&draft, name, .both, from: start, to: end)
+    }
+
+    /// LST-1: a participant that may publish stops publishing (if it was) 1 s before a refresh
+    /// that starts publishing unmuted audio and video, and 1-30 ms after that refresh (before
+    /// the publish's answer is back) mutes one of them: the mute must reach the service while
+    /// the publish is still being attempted.
+    private mutating func muteWhilePublishingStarts(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        let name = draft.participants[target].name
+        draft.participants[target].capabilities.canPublish = true
+        let publish = Self.joinTime(of: name, in: draft) + 2_000 + random.upTo(draft.durationSeconds * 400)
+        let mute = publish + 1 + random.upTo(29)
+        let kind: MediaKind = random.percentChance(50) ? .audio : .video
+        draft.steps += ScenarioGenerator.refresh(name, at: publish - 1_000, StrategyPatch(publish: false))
+        draft.steps += ScenarioGenerator.refresh(name, at: publish, StrategyPatch(publish: true, streams: [LocalStream(kind: .audio), LocalStream(kind: .video)]))
+        draft.steps.append(.init(atMilliseconds: mute, participant: name, call: .setMuted(kind, muted: true)))
+        return "\(name) publishes at \(VirtualDuration.milliseconds(publish)), mutes \(kind.rawValue) at \(VirtualDuration.milliseconds(mute))"
     }
 }

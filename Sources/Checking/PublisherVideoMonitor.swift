@@ -1,0 +1,93 @@
+import Simulation
+import StageCore
+import StageWorld
+import SubscriberModel
+
+/// SUB-5 as the seed words it (`opentok-subscribe.en.txt`: publisherPropertyChanged is "caused
+/// by the stream's publisher stopping the video stream"): a subscriber whose media flows has
+/// been told `subscriberVideoDisabled(publisherPropertyChanged)`, and not since
+/// `subscriberVideoEnabled(publisherPropertyChanged)`, exactly while its publisher sends no
+/// unmuted video track, whichever way the video stopped (a video mute, a publish without
+/// video) or came back. What each subscriber was told is kept from its events; at the end of
+/// each step it is compared with the publisher's streams as the observer's SDK holds them, for
+/// every `connected` subscriber of a client the step involved (video events are told only
+/// while media flows; a change made before is told at connect). The comparison is the
+/// monitor's own, not the model's `followPublisherVideo`. A disable told twice, or an enable
+/// never preceded by a disable, is reported at once.
+public struct PublisherVideoMonitor: InvariantMonitor {
+    public var name: String { "subscribers-follow-publisher-video" }
+    public var summary: String { "a connected subscriber has been told its publisher disabled video (publisherPropertyChanged) exactly while the publisher sends no unmuted video" }
+    public var rules: [String] { ["SUB-5"] }
+
+    /// One observer's subscriber to one publisher's current stream.
+    private struct Slot: Hashable, Sendable {
+        var observer: String
+        var publisherId: String
+    }
+
+    /// The subscribers told their publisher disabled video, and not told it was enabled since.
+    private var toldDisabled: Set<Slot> = []
+    /// Observers of the current step's events (repeats possible); emptied at its end.
+    private var involved: [String] = []
+
+    public init() {}
+
+    public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
+        if involved.last != event.observer { involved.append(event.observer) }
+        guard case .subscriber(let subscriber) = event.kind else { return [] }
+        let slot = Slot(observer: event.observer, publisherId: subscriber.publisherId)
+        switch subscriber.event {
+        case .streamCreated:
+            toldDisabled.remove(slot)
+        case .subscriberVideoDisabled(.publisherPropertyChanged) where !toldDisabled.insert(slot).inserted:
+            return [violation(event, index: index, "\(subscriber.streamId) was told a second time that its publisher disabled video")]
+        case .subscriberVideoEnabled(.publisherPropertyChanged) where toldDisabled.remove(slot) == nil:
+            return [violation(event, index: index, "\(subscriber.streamId) was told its publisher enabled video, never told it was disabled")]
+        default:
+            break
+        }
+        return []
+    }
+
+    public mutating func endOfStep(world: World, lastEventIndex: Int, time: VirtualTime) -> [Violation] {
+        defer { involved.removeAll(keepingCapacity: true) }
+        var found: [Violation] = []
+        for (position, observer) in involved.enumerated() where !involved[..<position].contains(observer) {
+            guard let client = world.clientIndex(named: observer) else { continue }
+            for slot in world.clients[client].subscribers where slot.state.phase == .connected {
+                guard let remote = world.clients[client].view[slot.publisherId], remote.isPublishing else { continue }
+                let sendsVideo = remote.publishedStreams.contains { $0.kind == .video && !$0.isMuted }
+                guard toldDisabled.contains(Slot(observer: observer, publisherId: slot.publisherId)) == sendsVideo else { continue }
+                let message = sendsVideo
+                    ? "\(slot.state.stream.streamId) was told its publisher disabled video, yet \(slot.publisherId) sends \(remote.publishedStreams)"
+                    : "\(slot.publisherId) sends \(remote.publishedStreams), yet \(slot.state.stream.streamId) was not told subscriberVideoDisabled(publisherPropertyChanged)"
+                found.append(Violation(invariant: name, rules: rules, time: time, observer: observer, eventIndex: lastEventIndex, message: message))
+            }
+        }
+        return found
+    }
+
+    /// The subscribers told their publisher disabled video, as their difference from those the
+    /// world's subscribers record as told (`announcedVideoDisabled`): the events the monitor
+    /// reads are exactly those announcements, and a new stream's subscriber starts with none,
+    /// so a run without a violation writes an empty difference. The step's observers are
+    /// emptied at its end and stay out.
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        var recorded = 0
+        var agrees = true
+        for client in world.clients {
+            for slot in client.subscribers where slot.state.announcedVideoDisabled.contains(.publisherPropertyChanged) {
+                recorded += 1
+                if !toldDisabled.contains(Slot(observer: client.name, publisherId: slot.publisherId)) { agrees = false }
+            }
+        }
+        guard !agrees || recorded != toldDisabled.count else { return writer.write(UInt32(0)) }
+        let expected = Set(world.clients.flatMap { client in
+            client.subscribers.filter { $0.state.announcedVideoDisabled.contains(.publisherPropertyChanged) }.map { Slot(observer: client.name, publisherId: $0.publisherId) }
+        })
+        writer.writeDifference(toldDisabled, from: expected) { writer, slot in
+            writer.writeName(slot.observer)
+            writer.writeName(slot.publisherId)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+@testable import Checking
+import Drivers
+import Scenario
+import Simulation
+import StageCore
+import SubscriberModel
+import Testing
+@testable import StageWorld
+
+/// PublisherVideoMonitor (SUB-5): a connected subscriber has been told
+/// `subscriberVideoDisabled(publisherPropertyChanged)` exactly while its publisher sends no
+/// unmuted video. The bundled SUB-5 scenarios must pass; the violations are made by hand on
+/// the world of a subscribed pair ("viewer" connected to "pub"'s audio and video).
+@Suite("PublisherVideoMonitor (SUB-5)")
+struct PublisherVideoMonitorTests {
+    /// What `viewer` hears about pub's stream: a subscriber event, or (nil) a frame from the service.
+    static func event(_ subscriberEvent: SubscriberEvent?) -> TraceEvent {
+        guard let subscriberEvent else { return TraceEvent(time: .seconds(6), observer: "viewer", kind: .delivered(.ping, frame: ""), peer: "server") }
+        return TraceEvent(time: .seconds(6), observer: "viewer", kind: .subscriber(SubscriberTraceEvent(publisherId: "pub", streamId: "pub-1", event: subscriberEvent)))
+    }
+
+    /// The pair's world with pub's video, as viewer's SDK holds it, muted or not.
+    static func world(videoMuted: Bool) throws -> World {
+        var world = try subscribedPairWorld()
+        let viewer = try #require(world.clientIndex(named: "viewer"))
+        let pub = try #require(world.clients[viewer].view.index(of: "pub"))
+        try #require(world.clients[viewer].subscribers.first?.state.phase == .connected)
+        for position in world.clients[viewer].view[index: pub].publishedStreams.indices where world.clients[viewer].view[index: pub].publishedStreams[position].kind == .video {
+            world.clients[viewer].view[index: pub].publishedStreams[position].isMuted = videoMuted
+        }
+        return world
+    }
+
+    /// The messages of a fresh monitor shown `steps`, one step each.
+    static func messages(_ steps: [(TraceEvent, World)]) -> [String] {
+        var monitors = MonitorSet([PublisherVideoMonitor()])
+        for (event, world) in steps { monitors.observe([event], world: world) }
+        return monitors.violations.map(\.message)
+    }
+
+    static let disabled = SubscriberEvent.subscriberVideoDisabled(reason: .publisherPropertyChanged)
+    static let enabled = SubscriberEvent.subscriberVideoEnabled(reason: .publisherPropertyChanged)
+
+    @Test("the bundled SUB-5 scenarios pass, and the monitor sees the publisher's video go off", arguments: [
+        "sub-5-video-disabled-reasons", "sub-5-publisher-stops-video-stream", "lst-2-new-stream-instance-mute",
+    ])
+    func realRuns(_ name: String) throws {
+        let scenario = try ScenarioLoader.load(path: packageRoot + "/Scenarios/\(name).yaml")
+        var simulator = Simulator(world: scenario.makeWorld(seed: scenario.seed), seed: scenario.seed)
+        var monitors = MonitorSet([PublisherVideoMonitor()])
+        var disables = 0
+        simulator.run(until: VirtualTime.zero + scenario.duration) { _, events, world in
+            monitors.observe(events, world: world)
+            disables += events.filter { if case .subscriber(let subscriber) = $0.kind { subscriber.event == Self.disabled } else { false } }.count
+        }
+        #expect(monitors.violations.isEmpty, "\(monitors.violations.map(\.description))")
+        #expect(disables > 0)
+    }
+
+    @Test("a video mute the subscriber is not told of is reported; told, it passes")
+    func muteNotTold() throws {
+        let muted = try Self.world(videoMuted: true)
+        #expect(Self.messages([(Self.event(nil), muted)]) == ["pub sends [audio, video(muted)], yet pub-1 was not told subscriberVideoDisabled(publisherPropertyChanged)"])
+        #expect(Self.messages([(Self.event(Self.disabled), muted)]).isEmpty)
+    }
+
+    @Test("a disable told while the publisher sends video is reported, and so is an unmute not told")
+    func disableWithoutCause() throws {
+        let sending = try Self.world(videoMuted: false), muted = try Self.world(videoMuted: true)
+        #expect(Self.messages([(Self.event(Self.disabled), sending)]) == ["pub-1 was told its publisher disabled video, yet pub sends [audio, video]"])
+        #expect(Self.messages([(Self.event(Self.disabled), muted), (Self.event(nil), sending)]) == ["pub-1 was told its publisher disabled video, yet pub sends [audio, video]"])
+        #expect(Self.messages([(Self.event(Self.disabled), muted), (Self.event(Self.enabled), sending)]).isEmpty)
+    }
+
+    @Test("an enable never preceded by a disable, and a disable told twice, are reported at once")
+    func unpairedEvents() throws {
+        let sending = try Self.world(videoMuted: false), muted = try Self.world(videoMuted: true)
+        #expect(Self.messages([(Self.event(Self.enabled), sending)]) == ["pub-1 was told its publisher enabled video, never told it was disabled"])
+        #expect(Self.messages([(Self.event(Self.disabled), muted), (Self.event(Self.disabled), muted)]) == ["pub-1 was told a second time that its publisher disabled video"])
+    }
+}
