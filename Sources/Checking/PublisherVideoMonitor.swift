@@ -75,19 +75,23 @@ public struct PublisherVideoMonitor: InvariantMonitor {
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
         var recorded = 0
         var agrees = true
-        for client in world.clients {
-            for slot in client.subscribers where slot.state.announcedVideoDisabled.contains(.publisherPropertyChanged) {
-                recorded += 1
-                if !toldDisabled.contains(Slot(observer: client.name, publisherId: slot.publisherId)) { agrees = false }
-            }
+        for slot in Self.recordedAsTold(world) {
+            recorded += 1
+            if !toldDisabled.contains(slot) { agrees = false }
         }
         guard !agrees || recorded != toldDisabled.count else { return writer.write(UInt32(0)) }
-        let expected = Set(world.clients.flatMap { client in
-            client.subscribers.filter { $0.state.announcedVideoDisabled.contains(.publisherPropertyChanged) }.map { Slot(observer: client.name, publisherId: $0.publisherId) }
-        })
-        writer.writeDifference(toldDisabled, from: expected) { writer, slot in
+        writer.writeDifference(toldDisabled, from: Set(Self.recordedAsTold(world))) { writer, slot in
             writer.writeName(slot.observer)
             writer.writeName(slot.publisherId)
+        }
+    }
+
+    /// The subscribers the world records as told their publisher disabled video.
+    private static func recordedAsTold(_ world: World) -> some Sequence<Slot> {
+        world.clients.lazy.flatMap { client in
+            client.subscribers.lazy
+                .filter { $0.state.announcedVideoDisabled.contains(.publisherPropertyChanged) }
+                .map { Slot(observer: client.name, publisherId: $0.publisherId) }
         }
     }
 }

@@ -5,9 +5,9 @@
 /// in O(log n), a new one goes in in O(log n), however many are pending and wherever the new
 /// one falls among them (a sorted queue shifted entries on every insertion in the middle, as
 /// a lost transmission's rescheduling makes). Taking out any other entry finds it by a linear
-/// scan; the simulator only ever takes the earliest, removes many at once (a closed
-/// connection) with `removeAll`, one pass for all of them, and renumbers a lost frame and its
-/// followers with `reschedule`, one pass over the sequence numbers.
+/// scan, or in a large queue through its position index; the simulator only ever takes the
+/// earliest, removes many at once (a closed connection) with `removeAll`, one pass for all of
+/// them, and renumbers a lost frame and its followers with `reschedule`.
 ///
 /// `entries` lists the pending entries in heap order (no particular order, but the same in
 /// every run); `sortedEntries` lists them by (due, sequence), as they will fire. The heap's
@@ -105,13 +105,13 @@ public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
     /// each and the due time `update` sets (it may change the payload too), in place: the queue
     /// is as if they had been removed and scheduled again in that order, but no other entry
     /// moves and nothing is rebuilt (a lost frame and the frames held behind it, NET-2). The
-    /// entries are found in one pass that reads sequence numbers in place, copying no payload.
+    /// entries are found by `locate`, copying no payload.
     /// A later key (the usual case: a fresh sequence number and a due time no earlier) sinks
     /// from its place, the deepest first; any earlier due time rebuilds the heap. Returns how
     /// many entries were renumbered: none when `sequence` is not pending.
     @inlinable @discardableResult
     public mutating func reschedule(sequence: UInt64, followers: [UInt64], update: (inout Entry) -> Void) -> Int {
-        let (found, followerPositions) = positions(of: sequence, and: followers)
+        let (found, followerPositions) = locate(sequence, and: followers)
         guard let lost = found else { return 0 }
         let moved = [lost] + followerPositions.sorted { heap[$0].precedes(heap[$1]) }
         var later = true
@@ -135,14 +135,14 @@ public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
     /// The heap positions of the entry numbered `sequence` and of the pending entries among
     /// `others` (ascending): looked up in the position index when the queue is large (built
     /// here the first time), else found in one pass over the sequence numbers, read in place.
-    @inlinable mutating func positions(of sequence: UInt64, and others: [UInt64]) -> (Int?, [Int]) {
+    @inlinable mutating func locate(_ sequence: UInt64, and others: [UInt64]) -> (Int?, [Int]) {
         if positions == nil && heap.count >= Self.indexedCount { rebuildPositions() }
         if let positions { return (positions[sequence], others.compactMap { positions[$0] }) }
         let lowest = min(sequence, others.first ?? sequence)
         let highest = max(sequence, others.last ?? sequence)
         var found: Int?
-        var positions: [Int] = []
-        positions.reserveCapacity(others.count)
+        var otherPositions: [Int] = []
+        otherPositions.reserveCapacity(others.count)
         heap.withUnsafeBufferPointer { entries in
             for position in entries.indices {
                 let candidate = entries[position].sequence
@@ -150,11 +150,11 @@ public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
                 if candidate == sequence {
                     found = position
                 } else if Self.sortedContains(others, candidate) {
-                    positions.append(position)
+                    otherPositions.append(position)
                 }
             }
         }
-        return (found, positions)
+        return (found, otherPositions)
     }
 
     /// Whether the ascending array `sorted` holds `value`.
