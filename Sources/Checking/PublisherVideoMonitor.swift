@@ -12,8 +12,10 @@ import SubscriberModel
 /// each step it is compared with the publisher's streams as the observer's SDK holds them, for
 /// every `connected` subscriber of a client the step involved (video events are told only
 /// while media flows; a change made before is told at connect). The comparison is the
-/// monitor's own, not the model's `followPublisherVideo`. A disable told twice, or an enable
-/// never preceded by a disable, is reported at once.
+/// monitor's own, not the model's `followPublisherVideo`. A disable told twice to one
+/// subscriber object, or an enable never preceded by a disable, is reported at once; a new
+/// subscriber object to the same stream (a subscribe after an unsubscribe, SUB-2/3) starts
+/// untold, and is told at connect what the publisher changed before.
 public struct PublisherVideoMonitor: InvariantMonitor {
     public var name: String { "subscribers-follow-publisher-video" }
     public var summary: String { "a connected subscriber has been told its publisher disabled video (publisherPropertyChanged) exactly while the publisher sends no unmuted video" }
@@ -25,8 +27,9 @@ public struct PublisherVideoMonitor: InvariantMonitor {
         var publisherId: String
     }
 
-    /// The subscribers told their publisher disabled video, and not told it was enabled since.
-    private var toldDisabled: Set<Slot> = []
+    /// The subscribers told their publisher disabled video, and not told it was enabled since,
+    /// each with the subscriber object told (`SubscriberTraceEvent.subscriber`).
+    private var toldDisabled: [Slot: Int] = [:]
     /// Observers of the current step's events (repeats possible); emptied at its end.
     private var involved: [String] = []
 
@@ -38,11 +41,15 @@ public struct PublisherVideoMonitor: InvariantMonitor {
         let slot = Slot(observer: event.observer, publisherId: subscriber.publisherId)
         switch subscriber.event {
         case .streamCreated:
-            toldDisabled.remove(slot)
-        case .subscriberVideoDisabled(.publisherPropertyChanged) where !toldDisabled.insert(slot).inserted:
-            return [violation(event, index: index, "\(subscriber.streamId) was told a second time that its publisher disabled video")]
-        case .subscriberVideoEnabled(.publisherPropertyChanged) where toldDisabled.remove(slot) == nil:
-            return [violation(event, index: index, "\(subscriber.streamId) was told its publisher enabled video, never told it was disabled")]
+            toldDisabled[slot] = nil
+        case .subscriberVideoDisabled(.publisherPropertyChanged):
+            guard toldDisabled.updateValue(subscriber.subscriber, forKey: slot) != subscriber.subscriber else {
+                return [violation(event, index: index, "\(subscriber.streamId) was told a second time that its publisher disabled video")]
+            }
+        case .subscriberVideoEnabled(.publisherPropertyChanged):
+            guard toldDisabled.removeValue(forKey: slot) == subscriber.subscriber else {
+                return [violation(event, index: index, "\(subscriber.streamId) was told its publisher enabled video, never told it was disabled")]
+            }
         default:
             break
         }
@@ -57,7 +64,7 @@ public struct PublisherVideoMonitor: InvariantMonitor {
             for slot in world.clients[client].subscribers where slot.state.phase == .connected {
                 guard let remote = world.clients[client].view[slot.publisherId], remote.isPublishing else { continue }
                 let sendsVideo = remote.publishedStreams.contains { $0.kind == .video && !$0.isMuted }
-                guard toldDisabled.contains(Slot(observer: observer, publisherId: slot.publisherId)) == sendsVideo else { continue }
+                guard (toldDisabled[Slot(observer: observer, publisherId: slot.publisherId)] == slot.subscriber) == sendsVideo else { continue }
                 let message = sendsVideo
                     ? "\(slot.state.stream.streamId) was told its publisher disabled video, yet \(slot.publisherId) sends \(remote.publishedStreams)"
                     : "\(slot.publisherId) sends \(remote.publishedStreams), yet \(slot.state.stream.streamId) was not told subscriberVideoDisabled(publisherPropertyChanged)"
@@ -75,23 +82,25 @@ public struct PublisherVideoMonitor: InvariantMonitor {
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
         var recorded = 0
         var agrees = true
-        for slot in Self.recordedAsTold(world) {
+        for (slot, subscriber) in Self.recordedAsTold(world) {
             recorded += 1
-            if !toldDisabled.contains(slot) { agrees = false }
+            if toldDisabled[slot] != subscriber { agrees = false }
         }
         guard !agrees || recorded != toldDisabled.count else { return writer.write(UInt32(0)) }
-        writer.writeDifference(toldDisabled, from: Set(Self.recordedAsTold(world))) { writer, slot in
+        let expected = Dictionary(Self.recordedAsTold(world), uniquingKeysWith: { _, last in last })
+        writer.writeDifference(toldDisabled, from: expected, key: { writer, slot in
             writer.writeName(slot.observer)
             writer.writeName(slot.publisherId)
-        }
+        }, value: { writer, subscriber in writer.write(subscriber) })
     }
 
-    /// The subscribers the world records as told their publisher disabled video.
-    private static func recordedAsTold(_ world: World) -> some Sequence<Slot> {
+    /// The subscribers the world records as told their publisher disabled video, each with
+    /// its subscriber object's number.
+    private static func recordedAsTold(_ world: World) -> some Sequence<(Slot, Int)> {
         world.clients.lazy.flatMap { client in
             client.subscribers.lazy
                 .filter { $0.state.announcedVideoDisabled.contains(.publisherPropertyChanged) }
-                .map { Slot(observer: client.name, publisherId: $0.publisherId) }
+                .map { (Slot(observer: client.name, publisherId: $0.publisherId), $0.subscriber) }
         }
     }
 }

@@ -14,17 +14,22 @@ import Testing
 @Suite("PublisherVideoMonitor (SUB-5)")
 struct PublisherVideoMonitorTests {
     /// What `viewer` hears about pub's stream: a subscriber event, or (nil) a frame from the service.
-    static func event(_ subscriberEvent: SubscriberEvent?) -> TraceEvent {
+    /// `subscriber`: which subscriber object of the stream hears it (`SubscriberTraceEvent.subscriber`).
+    static func event(_ subscriberEvent: SubscriberEvent?, subscriber: Int = 1) -> TraceEvent {
         guard let subscriberEvent else { return TraceEvent(time: .seconds(6), observer: "viewer", kind: .delivered(.ping, frame: ""), peer: "server") }
-        return TraceEvent(time: .seconds(6), observer: "viewer", kind: .subscriber(SubscriberTraceEvent(publisherId: "pub", streamId: "pub-1", event: subscriberEvent)))
+        let told = SubscriberTraceEvent(publisherId: "pub", streamId: "pub-1", event: subscriberEvent, subscriber: subscriber)
+        return TraceEvent(time: .seconds(6), observer: "viewer", kind: .subscriber(told))
     }
 
-    /// The pair's world with pub's video, as viewer's SDK holds it, muted or not.
-    static func world(videoMuted: Bool) throws -> World {
+    /// The pair's world with pub's video, as viewer's SDK holds it, muted or not; `subscriber`:
+    /// the number of viewer's subscriber object to pub's stream (2 after an unsubscribe and a
+    /// new subscribe).
+    static func world(videoMuted: Bool, subscriber: Int = 1) throws -> World {
         var world = try subscribedPairWorld()
         let viewer = try #require(world.clientIndex(named: "viewer"))
         let pub = try #require(world.clients[viewer].view.index(of: "pub"))
         try #require(world.clients[viewer].subscribers.first?.state.phase == .connected)
+        world.clients[viewer].subscribers[0].subscriber = subscriber
         for position in world.clients[viewer].view[index: pub].publishedStreams.indices where world.clients[viewer].view[index: pub].publishedStreams[position].kind == .video {
             world.clients[viewer].view[index: pub].publishedStreams[position].isMuted = videoMuted
         }
@@ -77,5 +82,13 @@ struct PublisherVideoMonitorTests {
         let sending = try Self.world(videoMuted: false), muted = try Self.world(videoMuted: true)
         #expect(Self.messages([(Self.event(Self.enabled), sending)]) == ["pub-1 was told its publisher enabled video, never told it was disabled"])
         #expect(Self.messages([(Self.event(Self.disabled), muted), (Self.event(Self.disabled), muted)]) == ["pub-1 was told a second time that its publisher disabled video"])
+    }
+
+    @Test("a new subscriber object to the same stream (SUB-2/3) is told the disable afresh, once")
+    func newSubscriberToldAgain() throws {
+        let first = try Self.world(videoMuted: true), second = try Self.world(videoMuted: true, subscriber: 2)
+        #expect(Self.messages([(Self.event(Self.disabled), first), (Self.event(Self.disabled, subscriber: 2), second)]).isEmpty)
+        #expect(Self.messages([(Self.event(Self.disabled), first), (Self.event(nil), second)]) == ["pub sends [audio, video(muted)], yet pub-1 was not told subscriberVideoDisabled(publisherPropertyChanged)"])
+        #expect(Self.messages([(Self.event(Self.disabled, subscriber: 2), second), (Self.event(Self.disabled, subscriber: 2), second)]) == ["pub-1 was told a second time that its publisher disabled video"])
     }
 }

@@ -74,6 +74,7 @@ enum TraceHashPins {
         "Scenarios/sub-5-publisher-stops-video-stream.yaml": "6e50a49d4a3840e7",
         "Scenarios/sub-5-video-disabled-reasons.yaml": "a35ebc4c5452309b",
         "Scenarios/sub-2-3-resubscribe-connects-again.yaml": "3e8fcfb11127013a",
+        "Scenarios/sub-5-resubscribe-told-video-disabled-again.yaml": "ddaf83230cac0fa3",
         "Scenarios/sub-6-8-publisher-properties-and-layers.yaml": "4951b5211177c2cb",
         "Scenarios/sub-7-stream-creation-time.yaml": "d639a5d11328ca35",
         "Scenarios/tok-1-bad-tokens-never-join.yaml": "b8973544380d9b3f",
