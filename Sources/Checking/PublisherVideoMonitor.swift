@@ -80,18 +80,27 @@ public struct PublisherVideoMonitor: InvariantMonitor {
     /// so a run without a violation writes an empty difference. The step's observers are
     /// emptied at its end and stay out.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
-        var recorded = 0
-        var agrees = true
-        for (slot, subscriber) in Self.recordedAsTold(world) {
-            recorded += 1
-            if toldDisabled[slot] != subscriber { agrees = false }
-        }
-        guard !agrees || recorded != toldDisabled.count else { return writer.write(UInt32(0)) }
+        guard !agreesWithRecord(world) else { return writer.write(UInt32(0)) }
         let expected = Dictionary(Self.recordedAsTold(world), uniquingKeysWith: { _, last in last })
         writer.writeDifference(toldDisabled, from: expected, key: { writer, slot in
             writer.writeName(slot.observer)
             writer.writeName(slot.publisherId)
         }, value: { writer, subscriber in writer.write(subscriber) })
+    }
+
+    /// Whether the subscribers told are exactly those the world records as told: then the
+    /// difference is empty, found reading each client's subscribers in place.
+    private func agreesWithRecord(_ world: World) -> Bool {
+        var recorded = 0
+        for client in world.clients.indices {
+            let subscribers = world.clients[client].subscribers
+            for slot in subscribers.indices where subscribers[slot].state.announcedVideoDisabled.contains(.publisherPropertyChanged) {
+                recorded += 1
+                let told = Slot(observer: world.clients[client].name, publisherId: subscribers[slot].publisherId)
+                guard toldDisabled[told] == subscribers[slot].subscriber else { return false }
+            }
+        }
+        return recorded == toldDisabled.count
     }
 
     /// The subscribers the world records as told their publisher disabled video, each with

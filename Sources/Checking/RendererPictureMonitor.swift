@@ -187,7 +187,8 @@ public struct RendererPictureMonitor: InvariantMonitor {
     /// no world state, and exact, since the world is in the key too. The per-step notes are
     /// empty between steps.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
-        let differing = world.clients.filter { client in !(pictures[client.name] ?? Picture()).agrees(with: client.view) }.map(\.name)
+        let differing = world.clients.indices.lazy.filter { client in !(pictures[world.clients[client].name] ?? Picture()).agrees(with: world.clients[client].view) }
+            .map { world.clients[$0].name }
         writer.writeUnordered(differing) { writer, observer in
             writer.writeName(observer)
             (pictures[observer] ?? Picture()).encode(into: &writer)

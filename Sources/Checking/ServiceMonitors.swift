@@ -94,8 +94,11 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
     /// compares pong counts with ping numbers, and both differences are in the key). An entry
     /// of a participant the service no longer holds is left out: it is read only when the
     /// service drops that participant, which it must hold first, and every server-side event
-    /// while it is held refreshes the entry.
+    /// while it is held refreshes the entry. When no participant held has an entry (keepalive
+    /// off) each would say nothing is heard, which the world implies, so nothing is written.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        let participants = world.server.participants
+        guard participants.indices.contains(where: { pongsHeard[participants[$0].info.participantId] != nil }) else { return writer.write(UInt32(0)) }
         writer.writeUnordered(world.server.participants) { writer, participant in
             writer.writeName(participant.info.participantId)
             guard let heard = pongsHeard[participant.info.participantId] else { return writer.write(UInt8(0)) }

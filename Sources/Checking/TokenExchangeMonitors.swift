@@ -178,8 +178,6 @@ extension ExchangeImmutabilityMonitor {
     /// Whether the participant's entry differs from what the service holds: no claims known
     /// for it, or claims whose immutable fields the service's claims changed.
     fileprivate func differs(_ participant: ServerParticipant) -> Bool {
-        joinedWith[participant.info.participantId].map { joined in
-            joined != participant.claims && Self.changedField(from: joined, to: participant.claims) != nil
-        } ?? true
+        joinedWith[participant.info.participantId].map { Self.changedField(from: $0, to: participant.claims) != nil } ?? true
     }
 }
