@@ -144,9 +144,12 @@ public struct RendererPictureMonitor: InvariantMonitor {
 
     /// Forgets the subscriptions told to remotes the view no longer holds, then compares the
     /// observer's picture with its view (borrowed in place: this runs for every observer of
-    /// every step); the difference when they disagree.
+    /// every step); the difference when they disagree. A picture that agrees as it is holds
+    /// no such subscription (`agrees` counts every told subscription against the view's
+    /// remotes), so only one that disagrees is searched for them.
     private mutating func judgePicture(of observer: String, view: StageView) -> String? {
         var told = pictures[observer] ?? Picture()
+        guard !told.agrees(with: view) else { return nil }
         if told.subscribe.contains(where: { view.index(of: $0.key) == nil }) {
             told.subscribe = told.subscribe.filter { view.index(of: $0.key) != nil }
             pictures[observer] = told
