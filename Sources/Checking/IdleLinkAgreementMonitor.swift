@@ -31,15 +31,26 @@ public struct IdleLinkAgreementMonitor: InvariantMonitor {
 
     public mutating func endOfStep(world: World, lastEventIndex: Int, time: VirtualTime) -> [Violation] {
         defer { involved.removeAll(keepingCapacity: true) }
-        let candidates = involved.subtracting(heardInjectedFrames).compactMap { world.clientIndex(named: $0) }
-            .filter { world.clients[$0].view.local.connectionState == .connected && world.server.holdsConnection(clientIndex: $0, epoch: world.clients[$0].epoch) }
-        guard !candidates.isEmpty else { return [] }
         var found: [Violation] = []
-        for index in candidates.sorted() where !world.hasFramesInFlight(onLinkOf: index) {
-            let client = world.clients[index]
-            found += ViewAgreement.differences(client, clientIndex: index, world: world).map {
-                Violation(invariant: name, rules: rules, time: time, observer: client.name, eventIndex: lastEventIndex, message: "nothing in flight on its link, yet \($0)")
+        for index in candidates(world).sorted() where !world.hasFramesInFlight(onLinkOf: index) {
+            let differences = ViewAgreement.differences(world.clients[index], clientIndex: index, world: world)
+            guard !differences.isEmpty else { continue }
+            let observer = world.clients[index].name
+            found += differences.map {
+                Violation(invariant: name, rules: rules, time: time, observer: observer, eventIndex: lastEventIndex, message: "nothing in flight on its link, yet \($0)")
             }
+        }
+        return found
+    }
+
+    /// The clients the step involved that are judged: connected, on a connection the service
+    /// holds open, never handed an injected frame. Read in place, no client copied.
+    private func candidates(_ world: World) -> [Int] {
+        var found: [Int] = []
+        for observer in involved where !heardInjectedFrames.contains(observer) {
+            guard let index = world.clientIndex(named: observer), world.clients[index].view.local.connectionState == .connected,
+                  world.server.holdsConnection(clientIndex: index, epoch: world.clients[index].epoch) else { continue }
+            found.append(index)
         }
         return found
     }

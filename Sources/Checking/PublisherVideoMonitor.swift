@@ -61,15 +61,30 @@ public struct PublisherVideoMonitor: InvariantMonitor {
         var found: [Violation] = []
         for (position, observer) in involved.enumerated() where !involved[..<position].contains(observer) {
             guard let client = world.clientIndex(named: observer) else { continue }
-            for slot in world.clients[client].subscribers where slot.state.phase == .connected {
-                guard let remote = world.clients[client].view[slot.publisherId], remote.isPublishing else { continue }
-                let sendsVideo = remote.publishedStreams.contains { $0.kind == .video && !$0.isMuted }
-                guard (toldDisabled[Slot(observer: observer, publisherId: slot.publisherId)] == slot.subscriber) == sendsVideo else { continue }
-                let message = sendsVideo
-                    ? "\(slot.state.stream.streamId) was told its publisher disabled video, yet \(slot.publisherId) sends \(remote.publishedStreams)"
-                    : "\(slot.publisherId) sends \(remote.publishedStreams), yet \(slot.state.stream.streamId) was not told subscriberVideoDisabled(publisherPropertyChanged)"
+            for message in disagreements(of: observer, world.clients[client]) {
                 found.append(Violation(invariant: name, rules: rules, time: time, observer: observer, eventIndex: lastEventIndex, message: message))
             }
+        }
+        return found
+    }
+
+    /// Each `connected` subscriber of `client` (named `observer`) whose publisher, as its view
+    /// holds it, publishes and sends unmuted video exactly when the subscriber was told it
+    /// disabled video, in words. Reads the client's subscribers and remotes in place, field by
+    /// field (this runs for every observer of every step).
+    private func disagreements(of observer: String, _ client: Client) -> [String] {
+        let subscribers = client.subscribers, remotes = client.view.remotes
+        var found: [String] = []
+        for index in subscribers.indices where subscribers[index].state.phase == .connected {
+            let publisherId = subscribers[index].publisherId
+            guard let remote = client.view.index(of: publisherId), !remotes[remote].publishedStreams.isEmpty else { continue }
+            let published = remotes[remote].publishedStreams
+            let sendsVideo = published.contains { $0.kind == .video && !$0.isMuted }
+            guard (toldDisabled[Slot(observer: observer, publisherId: publisherId)] == subscribers[index].subscriber) == sendsVideo else { continue }
+            let streamId = subscribers[index].state.stream.streamId
+            found.append(sendsVideo
+                ? "\(streamId) was told its publisher disabled video, yet \(publisherId) sends \(published)"
+                : "\(publisherId) sends \(published), yet \(streamId) was not told subscriberVideoDisabled(publisherPropertyChanged)")
         }
         return found
     }

@@ -41,19 +41,20 @@ public struct RendererPictureMonitor: InvariantMonitor {
 
         init() {}
 
-        /// Whether the picture is `Picture(view)`, compared in place (this runs after every
-        /// step and for every state key).
+        /// Whether the picture is `Picture(view)`, compared in place, remote by remote and field
+        /// by field with no remote copied (this runs after every step and for every state key).
         func agrees(with view: StageView) -> Bool {
             guard connection == view.local.connectionState, publish == view.local.publishState else { return false }
+            let remotes = view.remotes
             var withStreams = 0, subscribing = 0
-            for remote in view.remotes {
-                let id = remote.info.participantId
-                if remote.subscribeState != .notSubscribed { subscribing += 1 }
-                guard subscribe[id] ?? .notSubscribed == remote.subscribeState else { return false }
-                guard !remote.addedStreams.isEmpty else { continue }
+            for position in remotes.indices {
+                let id = remotes[position].info.participantId, state = remotes[position].subscribeState
+                if state != .notSubscribed { subscribing += 1 }
+                guard subscribe[id] ?? .notSubscribed == state else { return false }
+                let added = remotes[position].addedStreams
+                guard !added.isEmpty else { continue }
                 withStreams += 1
-                guard let told = streams[id], told.count == remote.addedStreams.count,
-                      remote.addedStreams.allSatisfy({ told[$0.kind] == $0.isMuted }) else { return false }
+                guard let told = streams[id], told.count == added.count, added.allSatisfy({ told[$0.kind] == $0.isMuted }) else { return false }
             }
             return withStreams == streams.count && subscribing == subscribe.count
         }
@@ -133,17 +134,27 @@ public struct RendererPictureMonitor: InvariantMonitor {
             if let found = judge(claim, world: world) { messages.append(found) }
         }
         for observer in observersThisStep.sorted() {
-            guard let client = world.clientIndex(named: observer).map({ world.clients[$0] }) else { continue }
-            var told = pictures[observer] ?? Picture()
-            if told.subscribe.contains(where: { client.view[$0.key] == nil }) {
-                told.subscribe = told.subscribe.filter { client.view[$0.key] != nil }
-                pictures[observer] = told
-            }
-            if !told.agrees(with: client.view) { messages.append((observer, Self.difference(told: told, held: Picture(client.view)))) }
+            guard let client = world.clientIndex(named: observer) else { continue }
+            if let message = judgePicture(of: observer, view: world.clients[client].view) { messages.append((observer, message)) }
         }
         observersThisStep.removeAll(keepingCapacity: true)
         claims.removeAll(keepingCapacity: true)
         return messages.map { Violation(invariant: name, rules: rules, time: time, observer: $0.observer, eventIndex: lastEventIndex, message: $0.message) }
+    }
+
+    /// Forgets the subscriptions told to remotes the view no longer holds, then compares the
+    /// observer's picture with its view (borrowed in place: this runs for every observer of
+    /// every step); the difference when they disagree. A picture that agrees as it is holds
+    /// no such subscription (`agrees` counts every told subscription against the view's
+    /// remotes), so only one that disagrees is searched for them.
+    private mutating func judgePicture(of observer: String, view: StageView) -> String? {
+        var told = pictures[observer] ?? Picture()
+        guard !told.agrees(with: view) else { return nil }
+        if told.subscribe.contains(where: { view.index(of: $0.key) == nil }) {
+            told.subscribe = told.subscribe.filter { view.index(of: $0.key) != nil }
+            pictures[observer] = told
+        }
+        return told.agrees(with: view) ? nil : Self.difference(told: told, held: Picture(view))
     }
 
     /// The violation a claim makes, if its cause is missing from the world the step left.

@@ -10,37 +10,42 @@ import StageWorld
 enum ViewAgreement {
     /// Each way `client` (at `clientIndex`) differs from the stage service's record, in words.
     /// Cheap when they agree (it runs at every step): no collection is built unless a
-    /// difference is found.
+    /// difference is found, and the service's and the view's records are read in place,
+    /// field by field, never copied.
     static func differences(_ client: Client, clientIndex: Int, world: World) -> [String] {
-        let registered = world.server.participants.firstIndex { $0.clientIndex == clientIndex }.map { world.server.participants[$0] }
+        let participants = world.server.participants
+        let registered = participants.firstIndex { $0.clientIndex == clientIndex }
         switch client.view.local.connectionState {
         case .connected:
             guard let registered else { return ["it is connected but the stage service does not know it"] }
-            return remoteDifferences(client, world: world, except: registered.info.participantId) + localDifferences(client, registered)
+            var found: [String] = []
+            remoteDifferences(client, participants, except: participants[registered].info.participantId, into: &found)
+            localDifferences(client, participants, registered, into: &found)
+            return found
         case .disconnected, .errored:
-            return registered.map(\.isInterrupted) ?? true ? [] : ["it is disconnected but the stage service still holds it"]
+            return registered.map { participants[$0].isInterrupted } ?? true ? [] : ["it is disconnected but the stage service still holds it"]
         case .connecting:
             return ["it is still connecting"]
         }
     }
 
-    private static func remoteDifferences(_ client: Client, world: World, except localId: String) -> [String] {
-        let participants = world.server.participants
+    private static func remoteDifferences(_ client: Client, _ participants: [ServerParticipant], except localId: String, into found: inout [String]) {
         let remotes = client.view.remotes
-        var found: [String] = []
         let same = sameParticipants(remotes, participants, except: localId)
         if !same {
             let truth = participants.map(\.info.participantId).filter { $0 != localId }
             found.append("it knows participants \(remotes.map(\.info.participantId)) but the stage has \(truth)")
         }
+        let reader = RemoteReader(
+            canSubscribe: client.view.local.info.capabilities.canSubscribe, seesMetadata: client.config.sdk.hasMetadataUpdateEvent
+        )
         var cursor = 0
         for position in participants.indices where participants[position].info.participantId != localId {
             defer { cursor += 1 }
             let remote = same ? cursor : client.view.index(of: participants[position].info.participantId)
             guard let remote else { continue }
-            found += remoteDifferences(remotes[remote], truth: participants[position], client: client)
+            reader.differences(remotes, remote, truth: participants, position, into: &found)
         }
-        return found
     }
 
     /// Whether the view's remotes are the service's participants but `localId`, in order.
@@ -53,26 +58,35 @@ enum ViewAgreement {
         return position == remotes.count
     }
 
-    private static func remoteDifferences(_ remote: RemoteParticipant, truth: ServerParticipant, client: Client) -> [String] {
-        let id = truth.info.participantId
-        var found: [String] = []
-        if remote.publishedStreams != truth.publishedStreams {
-            found.append("it sees \(id) publishing \(remote.publishedStreams) but the stage has \(truth.publishedStreams)")
+    /// What one client reads the same way of every remote: whether its token may subscribe,
+    /// and whether its SDK is told metadata updates (read once per client, not per remote).
+    private struct RemoteReader {
+        let canSubscribe: Bool
+        let seesMetadata: Bool
+
+        /// How remote `remote` of `remotes` differs from participant `position` of `truth`.
+        func differences(_ remotes: [RemoteParticipant], _ remote: Int, truth: [ServerParticipant], _ position: Int, into found: inout [String]) {
+            let id = truth[position].info.participantId
+            let published = truth[position].publishedStreams
+            if remotes[remote].publishedStreams != published {
+                found.append("it sees \(id) publishing \(remotes[remote].publishedStreams) but the stage has \(published)")
+            }
+            let announced = remotes[remote].announced
+            if announced == published.isEmpty {
+                found.append("\(id) is \(announced ? "" : "not ")announced to it while \(published.isEmpty ? "not " : "")publishing")
+            }
+            let allowed = remotes[remote].target(canSubscribe: canSubscribe)
+            if !addedStreams(remotes[remote].addedStreams, areExactly: published, allowedBy: allowed) {
+                found.append("its renderers have \(remotes[remote].addedStreams) of \(id), but answer \(remotes[remote].answer.rawValue) allows \(published.filter { allowed.allows($0.kind) })")
+            }
+            if allowed != .none && remotes[remote].subscribeState != .subscribed {
+                found.append("its subscription to \(id) is \(remotes[remote].subscribeState.rawValue)")
+            }
+            if seesMetadata && announced && (remotes[remote].info.userId != truth[position].info.userId || remotes[remote].info.attributes != truth[position].info.attributes) {
+                let (shown, held) = (remotes[remote].info, truth[position].info)
+                found.append("it shows \(id) as user=\(shown.userId) \(shown.attributes), the stage holds user=\(held.userId) \(held.attributes)")
+            }
         }
-        if remote.announced == truth.publishedStreams.isEmpty {
-            found.append("\(id) is \(remote.announced ? "" : "not ")announced to it while \(truth.publishedStreams.isEmpty ? "not " : "")publishing")
-        }
-        let allowed = remote.target(canSubscribe: client.view.local.info.capabilities.canSubscribe)
-        if !addedStreams(remote.addedStreams, areExactly: truth.publishedStreams, allowedBy: allowed) {
-            found.append("its renderers have \(remote.addedStreams) of \(id), but answer \(remote.answer.rawValue) allows \(truth.publishedStreams.filter { allowed.allows($0.kind) })")
-        }
-        if allowed != .none && remote.subscribeState != .subscribed {
-            found.append("its subscription to \(id) is \(remote.subscribeState.rawValue)")
-        }
-        if client.config.sdk.hasMetadataUpdateEvent && remote.announced && (remote.info.userId != truth.info.userId || remote.info.attributes != truth.info.attributes) {
-            found.append("it shows \(id) as user=\(remote.info.userId) \(remote.info.attributes), the stage holds user=\(truth.info.userId) \(truth.info.attributes)")
-        }
-        return found
     }
 
     /// Whether the renderers hold exactly the published streams the subscription allows, in
@@ -86,14 +100,15 @@ enum ViewAgreement {
         return added.count == expectedCount
     }
 
-    private static func localDifferences(_ client: Client, _ registered: ServerParticipant) -> [String] {
+    private static func localDifferences(_ client: Client, _ participants: [ServerParticipant], _ registered: Int, into found: inout [String]) {
         let local = client.view.local
         let wanted = local.publishTarget && local.publishState != .errored ? local.streams : []
-        let agree = registered.publishedStreams.count == wanted.count
-            && zip(registered.publishedStreams, wanted).allSatisfy { $0.kind == $1.kind && $0.isMuted == $1.isMuted }
-        guard !agree else { return [] }
-        let published = registered.publishedStreams.map { StageStream(participantId: $0.participantId, kind: $0.kind, isMuted: $0.isMuted) }
-        let asked = wanted.map { StageStream(participantId: registered.info.participantId, kind: $0.kind, isMuted: $0.isMuted) }
-        return ["it should be publishing \(asked) but the stage has \(published)"]
+        let publishedStreams = participants[registered].publishedStreams
+        let agree = publishedStreams.count == wanted.count
+            && zip(publishedStreams, wanted).allSatisfy { $0.kind == $1.kind && $0.isMuted == $1.isMuted }
+        guard !agree else { return }
+        let published = publishedStreams.map { StageStream(participantId: $0.participantId, kind: $0.kind, isMuted: $0.isMuted) }
+        let asked = wanted.map { StageStream(participantId: participants[registered].info.participantId, kind: $0.kind, isMuted: $0.isMuted) }
+        found.append("it should be publishing \(asked) but the stage has \(published)")
     }
 }

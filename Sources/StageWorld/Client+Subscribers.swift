@@ -112,8 +112,9 @@ extension Client {
     mutating func followPublisherVideo() -> [SubscriberTraceEvent] {
         var found: [SubscriberTraceEvent] = []
         for index in subscribers.indices where !subscribers[index].state.phase.isTerminal {
-            guard let remote = view[subscribers[index].publisherId], remote.isPublishing else { continue }
-            let sendsVideo = remote.publishedStreams.contains { $0.kind == .video && !$0.isMuted }
+            // The remote's streams read in place: this runs for every subscriber at every step.
+            guard let remote = view.index(of: subscribers[index].publisherId), view.remotes[remote].isPublishing else { continue }
+            let sendsVideo = view.remotes[remote].publishedStreams.contains { $0.kind == .video && !$0.isMuted }
             guard subscribers[index].state.stream.hasVideo != sendsVideo else { continue }
             found += changeSlot(index) { $0.publisherVideoChanged(enabled: sendsVideo) }
         }
@@ -216,12 +217,13 @@ extension Client {
     /// fallback of every connected subscriber (routed mode only, SUB-6 permitting). "Stream
     /// quality may change due to network conditions ... on either the subscriber or
     /// publisher": a subscriber's sample has this client's downlink bandwidth and the loss of
-    /// the whole media path, the publisher's link (`publisherLoss`, by publisher id) then this one.
-    mutating func sampleLink(_ conditions: LinkConditions, publisherLoss: [String: Double], now: VirtualTime) -> [SubscriberTraceEvent] {
+    /// the whole media path, the publisher's link (`publisherLoss`, by publisher id; asked only
+    /// for connected subscribers) then this one.
+    mutating func sampleLink(_ conditions: LinkConditions, now: VirtualTime, publisherLoss: (String) -> Double) -> [SubscriberTraceEvent] {
         var found: [SubscriberTraceEvent] = []
         let bandwidth = UInt64(max(conditions.downlinkBitsPerSecond, 0))
         for index in subscribers.indices where subscribers[index].state.phase == .connected {
-            let loss = Self.pathLoss(conditions.lossProbability, publisherLoss[subscribers[index].publisherId] ?? 0)
+            let loss = Self.pathLoss(conditions.lossProbability, publisherLoss(subscribers[index].publisherId))
             found += changeSlot(index) { state in
                 state.linkQuality(bandwidthBitsPerSecond: bandwidth, lossRatio: loss, at: now.nanoseconds)
             }

@@ -80,10 +80,24 @@ public struct StageServer: Hashable, Sendable {
         // Field by field: `filter` would copy every participant first (the world asks this
         // before and after every service step).
         var open: [ServiceConnection] = []
+        open.reserveCapacity(participants.count)
         for index in participants.indices where !participants[index].isInterrupted {
             open.append(ServiceConnection(clientIndex: participants[index].clientIndex, epoch: participants[index].epoch))
         }
         return open
+    }
+
+    /// Whether `connections` are exactly the ones the service holds open now, in order: the
+    /// same as comparing with `connections`, without building that list (the world asks this
+    /// after every service step).
+    func holdsExactly(_ connections: [ServiceConnection]) -> Bool {
+        var position = 0
+        for index in participants.indices where !participants[index].isInterrupted {
+            guard position < connections.count, connections[position].clientIndex == participants[index].clientIndex,
+                  connections[position].epoch == participants[index].epoch else { return false }
+            position += 1
+        }
+        return position == connections.count
     }
 
     /// Whether the service holds this client's connection `epoch` open (no copy: monitors ask

@@ -278,8 +278,8 @@ public struct World: Hashable, Sendable {
         let connectionsBefore = server.connections
         let reply = handle(&server)
         var trace: [TraceEvent] = []
-        let connectionsAfter = server.connections
-        if connectionsAfter != connectionsBefore && !Mutants.isOn(.framesOutliveClosedConnection) {
+        if !server.holdsExactly(connectionsBefore) && !Mutants.isOn(.framesOutliveClosedConnection) {
+            let connectionsAfter = server.connections
             for closed in connectionsBefore where !connectionsAfter.contains(closed) {
                 trace += closeConnection(closed)
             }
@@ -311,10 +311,10 @@ public struct World: Hashable, Sendable {
         var trace = record(output, clientIndex: index)
         trace += (output.subscriberEvents + clients[index].followSubscribers(output, now: now)).map { TraceEvent(time: now, observer: clients[index].name, kind: .subscriber($0)) }
         if output.messages.contains(.pong) {
-            let publisherLoss = clients[index].subscribers.reduce(into: [String: Double]()) { losses, slot in
-                if let publisher = server.participant(slot.publisherId) { losses[slot.publisherId] = config.links[publisher.clientIndex].lossProbability }
+            let (participants, links) = (server.participants, config.links)
+            let sampled = clients[index].sampleLink(config.links[index], now: now) { publisherId in
+                participants.firstIndex { $0.info.participantId == publisherId }.map { links[participants[$0].clientIndex].lossProbability } ?? 0
             }
-            let sampled = clients[index].sampleLink(config.links[index], publisherLoss: publisherLoss, now: now)
             trace += sampled.map { TraceEvent(time: now, observer: clients[index].name, kind: .subscriber($0)) }
         }
         if let layout = clients[index].compositionLayout, layout != layoutBefore {

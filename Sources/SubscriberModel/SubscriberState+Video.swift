@@ -44,12 +44,15 @@ extension SubscriberState {
     mutating func announcePending() -> [SubscriberEvent] {
         guard phase == .connected else { return [] }
         var events: [SubscriberEvent] = []
-        let active = videoDisabledReasons // at most three, in order: no set to build on every sample
+        // Each cause read once, the announced set (which hashes a cause's name) asked once per
+        // cause: this runs at every link sample of every subscriber.
         for reason in SubscriberVideoEventReason.allCases {
-            if active.contains(reason), !announcedVideoDisabled.contains(reason) {
+            let active = isVideoDisabled(by: reason)
+            guard active != announcedVideoDisabled.contains(reason) else { continue }
+            if active {
                 announcedVideoDisabled.insert(reason)
                 events.append(.subscriberVideoDisabled(reason: reason))
-            } else if !active.contains(reason), announcedVideoDisabled.contains(reason) {
+            } else {
                 announcedVideoDisabled.remove(reason)
                 events.append(.subscriberVideoEnabled(reason: reason))
             }

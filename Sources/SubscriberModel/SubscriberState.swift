@@ -62,12 +62,15 @@ public struct SubscriberState: Sendable, Hashable {
 
     /// The reasons video is currently disabled for, in `SubscriberVideoEventReason` order.
     public var videoDisabledReasons: [SubscriberVideoEventReason] {
-        SubscriberVideoEventReason.allCases.filter { reason in
-            switch reason {
-            case .publisherPropertyChanged: !stream.hasVideo
-            case .subscriberPropertyChanged: !subscribeToVideo
-            case .qualityChanged: quality.isDisabled
-            }
+        SubscriberVideoEventReason.allCases.filter(isVideoDisabled(by:))
+    }
+
+    /// Whether `reason` disables video now (one of `videoDisabledReasons`).
+    func isVideoDisabled(by reason: SubscriberVideoEventReason) -> Bool {
+        switch reason {
+        case .publisherPropertyChanged: !stream.hasVideo
+        case .subscriberPropertyChanged: !subscribeToVideo
+        case .qualityChanged: quality.isDisabled
         }
     }
 

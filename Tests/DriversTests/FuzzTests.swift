@@ -188,3 +188,27 @@ struct RegressionReplayTests {
         #expect(run.violations.isEmpty, "\(relative) breaks again: \(run.violations)")
     }
 }
+
+/// The fuzzer judges a seed (and every shrinking candidate) with a run that records nothing;
+/// its verdicts are those of the recorded run.
+@Suite("Verdicts of an unrecorded run", .enabled(if: Mutants.areAvailable, "mutants exist in debug builds only"))
+struct UnrecordedRunTests {
+    @Test("an unrecorded run finds the violations a recorded one finds, keeping no trace and no actions")
+    func sameVerdicts() {
+        let generator = ScenarioGenerator()
+        var violating = 0
+        Mutants.withMutant(.keepStreamsAfterLeave) {
+            for seed in UInt64(1)...40 {
+                let draft = generator.draft(seed: seed).draft
+                let recorded = Fuzzer.run(draft)
+                let unrecorded = ScenarioRunner.run(draft.scenario(), seed: draft.seed, recording: false)
+                #expect(unrecorded.violations == recorded.violations, "seed \(seed)")
+                #expect(Fuzzer.violations(draft) == recorded.violations, "seed \(seed)")
+                #expect(unrecorded.trace.count == 0 && unrecorded.actions.isEmpty)
+                #expect(recorded.trace.count > 0)
+                if !recorded.violations.isEmpty { violating += 1 }
+            }
+        }
+        #expect(violating > 0, "the mutant breaks an invariant in some of the seeds")
+    }
+}

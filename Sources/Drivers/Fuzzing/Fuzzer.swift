@@ -24,13 +24,19 @@ public enum Fuzzer {
         ScenarioRunner.run(draft.scenario(), seed: draft.seed)
     }
 
+    /// The violations of a draft's timed run, which records nothing (no trace, no actions):
+    /// all that checking a seed and trying a shrinking candidate need.
+    public static func violations(_ draft: ScenarioDraft) -> [Violation] {
+        ScenarioRunner.run(draft.scenario(), seed: draft.seed, recording: false).violations
+    }
+
     /// Runs one seed; a failure comes back shrunk unless `shrink` is false. `found` hears of
     /// the first violation before the (possibly long) shrinking starts.
     public static func check(
         seed: UInt64, generator: ScenarioGenerator, shrink: Bool = true, found: (Violation) -> Void = { _ in }
     ) -> FuzzFailure? {
         let draft = generator.draft(seed: seed).draft
-        guard let first = run(draft).violations.first else { return nil }
+        guard let first = violations(draft).first else { return nil }
         found(first)
         let shrunk = shrink ? ScenarioShrinker(breaking: first.invariant).shrink(draft) : draft
         let after = run(shrunk)
@@ -54,7 +60,7 @@ public struct ScenarioShrinker: Sendable {
 
     /// Keeps candidates that still break `invariant` when run.
     public init(breaking invariant: String) {
-        self.init { draft in Fuzzer.run(draft).violations.contains { $0.invariant == invariant } }
+        self.init { draft in Fuzzer.violations(draft).contains { $0.invariant == invariant } }
     }
 
     public func shrink(_ draft: ScenarioDraft) -> ScenarioDraft {

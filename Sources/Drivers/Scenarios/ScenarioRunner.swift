@@ -40,16 +40,17 @@ public enum ScenarioRunner {
     /// recorded under its own seed, which another seed or a drawn fault plan would only derail,
     /// so it runs as written whatever `seed` and `swarm` say. `progress` hears the virtual time and event count after each step.
     /// `trace` records a timed run; a streamed one (no events kept) still keeps them when the
-    /// scenario's expectations read them.
+    /// scenario's expectations read them. Without `recording` a timed run whose expectations
+    /// read no events keeps neither trace nor actions (its verdicts are the same).
     public static func run(
-        _ original: Scenario, seed: UInt64? = nil, swarm: Bool = false, trace: Trace = Trace(),
+        _ original: Scenario, seed: UInt64? = nil, swarm: Bool = false, trace: Trace = Trace(), recording: Bool = true,
         progress: (VirtualTime, Int) -> Void = { _, _ in }
     ) -> ScenarioRun {
         let isScheduled = original.schedule != nil
         let seed = isScheduled ? original.seed : seed ?? original.seed
         let (scenario, faults) = swarm && !isScheduled ? original.underSwarmFaults(seed: seed) : (original, nil)
         let needsEvents = !scenario.expectations.isEmpty || !scenario.exhaustive.isEmpty
-        let run = monitoredRun(scenario, seed: seed, trace: needsEvents ? trace.keepingEvents() : trace, progress: progress)
+        let run = monitoredRun(scenario, seed: seed, trace: needsEvents ? trace.keepingEvents() : trace, recording: recording || needsEvents, progress: progress)
         let results = evaluate(scenario.expectations, trace: run.trace)
         var scenarioRun = ScenarioRun(
             scenario: scenario, seed: seed, trace: run.trace, expectationResults: results,
@@ -64,13 +65,13 @@ public enum ScenarioRunner {
 
     /// The timed simulator, or the scenario's schedule when it has one.
     private static func monitoredRun(
-        _ scenario: Scenario, seed: UInt64, trace: Trace, progress: (VirtualTime, Int) -> Void
+        _ scenario: Scenario, seed: UInt64, trace: Trace, recording: Bool, progress: (VirtualTime, Int) -> Void
     ) -> MonitoredRun {
         let world = scenario.makeWorld(seed: seed)
         guard let schedule = scenario.schedule else {
             return MonitoredRun(
                 world: world, seed: seed, until: .zero + scenario.duration, settle: scenario.settle,
-                eventBudget: scenario.runEventBudget, trace: trace, progress: progress
+                eventBudget: scenario.runEventBudget, trace: trace, recording: recording, progress: progress
             )
         }
         return MonitoredRun(world: world, schedule: schedule.map(\.action), settle: scenario.settle, end: scenario.scheduleEnd, trace: trace)

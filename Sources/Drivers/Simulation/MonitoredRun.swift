@@ -18,13 +18,15 @@ public struct MonitoredRun: Sendable {
 
     /// `settle`: how long the network must be quiet before views must have converged;
     /// `progress` hears the virtual time and the trace's event count after each step; `trace`
-    /// records the run (a streamed one keeps neither events nor actions).
+    /// records the run (a streamed one keeps neither events nor actions); without `recording`
+    /// nothing is recorded, `trace` and `actions` stay empty and only the verdicts count.
     public init(
         world: World, seed: UInt64, until end: VirtualTime, settle: VirtualDuration = .seconds(5),
-        eventBudget: EventBudget = .unlimited, trace: Trace = Trace(), progress: (VirtualTime, Int) -> Void = { _, _ in }
+        eventBudget: EventBudget = .unlimited, trace: Trace = Trace(), recording: Bool = true,
+        progress: (VirtualTime, Int) -> Void = { _, _ in }
     ) {
         var simulator = Simulator(
-            world: world, seed: seed, eventBudget: eventBudget, monitors: MonitorSet(settle: settle), recording: true, trace: trace
+            world: world, seed: seed, eventBudget: eventBudget, monitors: MonitorSet(settle: settle), recording: recording, trace: trace
         )
         var eventCount = 0
         simulator.run(until: end) { _, events, world in
