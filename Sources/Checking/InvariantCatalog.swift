@@ -36,6 +36,7 @@ struct CatalogMonitors: Sendable {
     var publisherCapacity = PublisherCapacityMonitor()
     var publisherVideo = PublisherVideoMonitor()
     var tokenRefusalCode = TokenRefusalCodeMonitor()
+    var cutLink = CutLinkMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -64,6 +65,7 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&publisherCapacity)
         visitor.visit(&publisherVideo)
         visitor.visit(&tokenRefusalCode)
+        visitor.visit(&cutLink)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -92,5 +94,6 @@ struct CatalogMonitors: Sendable {
         reader.read(publisherCapacity)
         reader.read(publisherVideo)
         reader.read(tokenRefusalCode)
+        reader.read(cutLink)
     }
 }

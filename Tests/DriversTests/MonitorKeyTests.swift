@@ -172,6 +172,7 @@ struct MonitorKeyTests {
             "added-streams-match-answer", "publish-asked-only-with-capability", "no-video-reports-under-audio-only",
             "views-converge-when-quiet", "no-secret-leaves-its-owner", "admitted-tokens-are-valid-then",
             "publish-refused-only-at-capacity", "refusals-name-the-token-defect",
+            "cut-links-carry-nothing",
         ]
         let fresh = MonitorSet().monitors
         var contributed: Set<String> = []
