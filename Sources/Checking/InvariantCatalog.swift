@@ -37,6 +37,7 @@ struct CatalogMonitors: Sendable {
     var publisherVideo = PublisherVideoMonitor()
     var tokenRefusalCode = TokenRefusalCodeMonitor()
     var cutLink = CutLinkMonitor()
+    var notifyMetadata = NotifyMetadataMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -66,6 +67,7 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&publisherVideo)
         visitor.visit(&tokenRefusalCode)
         visitor.visit(&cutLink)
+        visitor.visit(&notifyMetadata)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -95,5 +97,6 @@ struct CatalogMonitors: Sendable {
         reader.read(publisherVideo)
         reader.read(tokenRefusalCode)
         reader.read(cutLink)
+        reader.read(notifyMetadata)
     }
 }

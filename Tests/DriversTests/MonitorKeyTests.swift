@@ -173,6 +173,7 @@ struct MonitorKeyTests {
             "views-converge-when-quiet", "no-secret-leaves-its-owner", "admitted-tokens-are-valid-then",
             "publish-refused-only-at-capacity", "refusals-name-the-token-defect",
             "cut-links-carry-nothing",
+            "notify-metadata-reaches-everyone",
         ]
         let fresh = MonitorSet().monitors
         var contributed: Set<String> = []
