@@ -38,6 +38,7 @@ struct CatalogMonitors: Sendable {
     var tokenRefusalCode = TokenRefusalCodeMonitor()
     var cutLink = CutLinkMonitor()
     var notifyMetadata = NotifyMetadataMonitor()
+    var exchangeOrigin = ExchangeOriginMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -68,6 +69,7 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&tokenRefusalCode)
         visitor.visit(&cutLink)
         visitor.visit(&notifyMetadata)
+        visitor.visit(&exchangeOrigin)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -98,5 +100,6 @@ struct CatalogMonitors: Sendable {
         reader.read(tokenRefusalCode)
         reader.read(cutLink)
         reader.read(notifyMetadata)
+        reader.read(exchangeOrigin)
     }
 }

@@ -174,6 +174,7 @@ struct MonitorKeyTests {
             "publish-refused-only-at-capacity", "refusals-name-the-token-defect",
             "cut-links-carry-nothing",
             "notify-metadata-reaches-everyone",
+            "exchange-only-with-key-pair-tokens",
         ]
         let fresh = MonitorSet().monitors
         var contributed: Set<String> = []

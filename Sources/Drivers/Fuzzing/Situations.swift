@@ -29,7 +29,10 @@ import StageWorld
 ///   it mutes one of them (LST-1);
 /// - one metadata field at a time (15%): a publishing mobile participant, watched by a mobile
 ///   >= 1.37.0 observer, exchanges its token to change only its attributes, then only its
-///   userId (VIS-1, VIS-3).
+///   userId (VIS-1, VIS-3);
+/// - service-issued token (10%): a participant joins with a token the service issued and
+///   exchanges it for a key-pair token, or exchanges its key-pair token for one the service
+///   issued; the service must refuse both (TOK-3).
 struct Situations {
     private var random: SplitMix64
     /// Whether this seed draws a full stage: it decides the participant count.
@@ -57,6 +60,7 @@ struct Situations {
             ("reconnect runs out", 12, { $0.reconnectRunsOut(&$1, $2) }),
             ("mute while publishing starts", 15, { $0.muteWhilePublishingStarts(&$1, $2) }),
             ("one metadata field at a time", 15, { $0.oneMetadataFieldAtATime(&$1, $2) }),
+            ("service-issued token", 10, { $0.serviceIssuedToken(&$1, $2) }),
         ]
         for kind in kinds {
             guard random.percentChance(kind.percent) else {
@@ -269,5 +273,22 @@ struct Situations {
             .init(atMilliseconds: second, participant: name, call: .exchangeToken(.patch(userIdOnly))),
         ]
         return "\(name) changes role to \(role) at \(VirtualDuration.milliseconds(first)), userId at \(VirtualDuration.milliseconds(second)), watched by \(draft.participants[observer].name)"
+    }
+
+    /// TOK-3: a mobile participant joins with a token the service issued and 2-10 s later
+    /// exchanges it for a key-pair token, or (half the time) joins with a key-pair token and
+    /// exchanges it for one the service issued.
+    private mutating func serviceIssuedToken(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        let name = draft.participants[target].name
+        if case .mobile = draft.participants[target].sdk {} else { draft.participants[target].sdk = .mobile(SemanticVersion(1, 37, 0)) }
+        let joinsWithServiceToken = random.percentChance(50)
+        var patch = ClaimsPatch()
+        patch.userId = "\(name)-exchanged"
+        patch.issuedAtSeconds = 0
+        if joinsWithServiceToken { draft.participants[target].tokenSignedBy = .service } else { patch.signer = .service }
+        let at = Self.joinTime(of: name, in: draft) + 2_000 + random.upTo(8_000)
+        draft.steps.append(.init(atMilliseconds: at, participant: name, call: .exchangeToken(.patch(patch))))
+        let from = joinsWithServiceToken ? "a service-issued token" : "a key-pair token"
+        return "\(name) joins with \(from) and exchanges it for \(joinsWithServiceToken ? "a key-pair" : "a service-issued") one at \(VirtualDuration.milliseconds(at))"
     }
 }
