@@ -5,7 +5,9 @@ import StageWorld
 /// between them (NET-3, STR-2, STR-4, RND-4/5, VIS-1): the same participants, each publishing
 /// the same streams and mute states; each subscription complete and carrying exactly the
 /// streams its answer allows; its own publish as the strategy asked; metadata as a mobile
-/// >= 1.37.0 SDK may see it. Shared by the end-of-run convergence check and the per-step
+/// >= 1.37.0 SDK may see it; no subscriber still reconnecting to a publisher whose connection
+/// the service holds again (SUB-4: a dropped subscriber reconnects, or its stream is
+/// destroyed). Shared by the end-of-run convergence check and the per-step
 /// idle-link check.
 enum ViewAgreement {
     /// Each way `client` (at `clientIndex`) differs from the stage service's record, in words.
@@ -17,6 +19,7 @@ enum ViewAgreement {
         case .connected:
             guard let registered else { return ["it is connected but the stage service does not know it"] }
             return remoteDifferences(client, world: world, except: registered.info.participantId) + localDifferences(client, registered)
+                + unresolvedDrops(client, world: world)
         case .disconnected, .errored:
             return registered.map(\.isInterrupted) ?? true ? [] : ["it is disconnected but the stage service still holds it"]
         case .connecting:
@@ -84,6 +87,21 @@ enum ViewAgreement {
             expectedCount += 1
         }
         return added.count == expectedCount
+    }
+
+    /// SUB-4: a subscriber whose media dropped (`subscriberDidDisconnectFromStream`) hears
+    /// `subscriberDidReconnectToStream` or `streamDestroyed`. With the client connected, only a
+    /// publisher the service still holds interrupted keeps it waiting; once the publisher is
+    /// back, or gone, the client has heard so. Cheap: it looks at reconnecting subscribers only.
+    private static func unresolvedDrops(_ client: Client, world: World) -> [String] {
+        var found: [String] = []
+        for slot in client.subscribers where slot.state.phase == .reconnecting {
+            let publisher = world.server.participant(slot.publisherId)
+            guard publisher?.isInterrupted != true else { continue }
+            let now = publisher == nil ? "gone from the stage" : "back on a live connection"
+            found.append("its subscriber to \(slot.state.stream.streamId) is still reconnecting, though \(slot.publisherId) is \(now)")
+        }
+        return found
     }
 
     private static func localDifferences(_ client: Client, _ registered: ServerParticipant) -> [String] {
