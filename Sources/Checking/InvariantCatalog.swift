@@ -39,6 +39,7 @@ struct CatalogMonitors: Sendable {
     var cutLink = CutLinkMonitor()
     var notifyMetadata = NotifyMetadataMonitor()
     var exchangeOrigin = ExchangeOriginMonitor()
+    var disconnectError = DisconnectErrorMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -70,6 +71,7 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&cutLink)
         visitor.visit(&notifyMetadata)
         visitor.visit(&exchangeOrigin)
+        visitor.visit(&disconnectError)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -101,5 +103,6 @@ struct CatalogMonitors: Sendable {
         reader.read(cutLink)
         reader.read(notifyMetadata)
         reader.read(exchangeOrigin)
+        reader.read(disconnectError)
     }
 }

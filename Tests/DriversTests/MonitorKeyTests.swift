@@ -175,6 +175,7 @@ struct MonitorKeyTests {
             "cut-links-carry-nothing",
             "notify-metadata-reaches-everyone",
             "exchange-only-with-key-pair-tokens",
+            "service-disconnections-name-their-error",
         ]
         let fresh = MonitorSet().monitors
         var contributed: Set<String> = []
