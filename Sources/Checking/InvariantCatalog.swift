@@ -40,6 +40,7 @@ struct CatalogMonitors: Sendable {
     var notifyMetadata = NotifyMetadataMonitor()
     var exchangeOrigin = ExchangeOriginMonitor()
     var disconnectError = DisconnectErrorMonitor()
+    var overlappingJoin = OverlappingJoinMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -72,6 +73,7 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&notifyMetadata)
         visitor.visit(&exchangeOrigin)
         visitor.visit(&disconnectError)
+        visitor.visit(&overlappingJoin)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -104,5 +106,6 @@ struct CatalogMonitors: Sendable {
         reader.read(notifyMetadata)
         reader.read(exchangeOrigin)
         reader.read(disconnectError)
+        reader.read(overlappingJoin)
     }
 }

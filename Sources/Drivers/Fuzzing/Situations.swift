@@ -32,7 +32,9 @@ import StageWorld
 ///   userId (VIS-1, VIS-3);
 /// - service-issued token (10%): a participant joins with a token the service issued and
 ///   exchanges it for a key-pair token, or exchanges its key-pair token for one the service
-///   issued; the service must refuse both (TOK-3).
+///   issued; the service must refuse both (TOK-3);
+/// - join called twice (10%): a participant calls `join()` again 1-30 ms after its first one,
+///   while that join is still unanswered: the first attempt is cancelled (STG-3).
 struct Situations {
     private var random: SplitMix64
     /// Whether this seed draws a full stage: it decides the participant count.
@@ -61,6 +63,7 @@ struct Situations {
             ("mute while publishing starts", 15, { $0.muteWhilePublishingStarts(&$1, $2) }),
             ("one metadata field at a time", 15, { $0.oneMetadataFieldAtATime(&$1, $2) }),
             ("service-issued token", 10, { $0.serviceIssuedToken(&$1, $2) }),
+            ("join called twice", 10, { $0.joinCalledTwice(&$1, $2) }),
         ]
         for kind in kinds {
             guard random.percentChance(kind.percent) else {
@@ -290,5 +293,13 @@ struct Situations {
         draft.steps.append(.init(atMilliseconds: at, participant: name, call: .exchangeToken(.patch(patch))))
         let from = joinsWithServiceToken ? "a service-issued token" : "a key-pair token"
         return "\(name) joins with \(from) and exchanges it for \(joinsWithServiceToken ? "a key-pair" : "a service-issued") one at \(VirtualDuration.milliseconds(at))"
+    }
+
+    /// STG-3: a second `join()` 1-30 ms after the first, within the join's round trip.
+    private mutating func joinCalledTwice(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        let name = draft.participants[target].name
+        let again = Self.joinTime(of: name, in: draft) + 1 + random.upTo(29)
+        draft.steps.append(.init(atMilliseconds: again, participant: name, call: .join))
+        return "\(name) joins again at \(VirtualDuration.milliseconds(again))"
     }
 }
