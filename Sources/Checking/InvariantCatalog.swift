@@ -36,6 +36,11 @@ struct CatalogMonitors: Sendable {
     var publisherCapacity = PublisherCapacityMonitor()
     var publisherVideo = PublisherVideoMonitor()
     var tokenRefusalCode = TokenRefusalCodeMonitor()
+    var cutLink = CutLinkMonitor()
+    var notifyMetadata = NotifyMetadataMonitor()
+    var exchangeOrigin = ExchangeOriginMonitor()
+    var disconnectError = DisconnectErrorMonitor()
+    var overlappingJoin = OverlappingJoinMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -64,6 +69,11 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&publisherCapacity)
         visitor.visit(&publisherVideo)
         visitor.visit(&tokenRefusalCode)
+        visitor.visit(&cutLink)
+        visitor.visit(&notifyMetadata)
+        visitor.visit(&exchangeOrigin)
+        visitor.visit(&disconnectError)
+        visitor.visit(&overlappingJoin)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -92,5 +102,10 @@ struct CatalogMonitors: Sendable {
         reader.read(publisherCapacity)
         reader.read(publisherVideo)
         reader.read(tokenRefusalCode)
+        reader.read(cutLink)
+        reader.read(notifyMetadata)
+        reader.read(exchangeOrigin)
+        reader.read(disconnectError)
+        reader.read(overlappingJoin)
     }
 }

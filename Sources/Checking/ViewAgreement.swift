@@ -5,7 +5,9 @@ import StageWorld
 /// between them (NET-3, STR-2, STR-4, RND-4/5, VIS-1): the same participants, each publishing
 /// the same streams and mute states; each subscription complete and carrying exactly the
 /// streams its answer allows; its own publish as the strategy asked; metadata as a mobile
-/// >= 1.37.0 SDK may see it. Shared by the end-of-run convergence check and the per-step
+/// >= 1.37.0 SDK may see it; no subscriber still reconnecting to a publisher whose connection
+/// the service holds again (SUB-4: a dropped subscriber reconnects, or its stream is
+/// destroyed). Shared by the end-of-run convergence check and the per-step
 /// idle-link check.
 enum ViewAgreement {
     /// Each way `client` (at `clientIndex`) differs from the stage service's record, in words.
@@ -21,6 +23,7 @@ enum ViewAgreement {
             var found: [String] = []
             remoteDifferences(client, participants, except: participants[registered].info.participantId, into: &found)
             localDifferences(client, participants, registered, into: &found)
+            unresolvedDrops(client, participants, into: &found)
             return found
         case .disconnected, .errored:
             return registered.map { participants[$0].isInterrupted } ?? true ? [] : ["it is disconnected but the stage service still holds it"]
@@ -98,6 +101,22 @@ enum ViewAgreement {
             expectedCount += 1
         }
         return added.count == expectedCount
+    }
+
+    /// SUB-4: a subscriber whose media dropped (`subscriberDidDisconnectFromStream`) hears
+    /// `subscriberDidReconnectToStream` or `streamDestroyed`. With the client connected, only a
+    /// publisher the service still holds interrupted keeps it waiting; once the publisher is
+    /// back, or gone, the client has heard so. Cheap: it looks at reconnecting subscribers only,
+    /// in place.
+    private static func unresolvedDrops(_ client: Client, _ participants: [ServerParticipant], into found: inout [String]) {
+        let subscribers = client.subscribers
+        for slot in subscribers.indices where subscribers[slot].state.phase == .reconnecting {
+            let publisherId = subscribers[slot].publisherId
+            let publisher = participants.firstIndex { $0.info.participantId == publisherId }
+            guard publisher.map({ participants[$0].isInterrupted }) != true else { continue }
+            let now = publisher == nil ? "gone from the stage" : "back on a live connection"
+            found.append("its subscriber to \(subscribers[slot].state.stream.streamId) is still reconnecting, though \(publisherId) is \(now)")
+        }
     }
 
     private static func localDifferences(_ client: Client, _ participants: [ServerParticipant], _ registered: Int, into found: inout [String]) {

@@ -21,6 +21,9 @@ public struct ScenarioDraft: Hashable, Sendable {
         /// A token `topic` or `resource` naming another stage; nil: this stage's (TOK-1).
         public var tokenTopic: String?
         public var tokenResource: String?
+        /// Who signs its join token: the app's key pair, or the service (a token from the
+        /// CreateParticipantToken API, which cannot be exchanged, TOK-3).
+        public var tokenSignedBy = TokenSigner.app
         /// This participant's link latency; nil: the scenario's link (SIG-6 late pongs).
         public var latency: VirtualDuration?
         /// nil: the default join retry (STG-3).
@@ -180,7 +183,7 @@ public struct ScenarioDraft: Hashable, Sendable {
 }
 
 extension ScenarioDraft.Participant {
-    /// The participant as the loader declares it: a token of these claims signed by the app,
+    /// The participant as the loader declares it: a token of these claims signed as declared,
     /// this strategy, and defaults for everything else; `network` is the scenario's link.
     func spec(network: LinkConditions) -> ParticipantSpec {
         var claims = StageKeys.claims(
@@ -195,7 +198,7 @@ extension ScenarioDraft.Participant {
             return link
         }
         let config = ClientConfig(
-            name: name, sdk: sdk, token: .signed(claims, by: .app), strategy: StrategySpec(publish: publish, subscribe: subscribe),
+            name: name, sdk: sdk, token: .signed(claims, by: tokenSignedBy), strategy: StrategySpec(publish: publish, subscribe: subscribe),
             joinRetry: joinRetry ?? JoinRetryPolicy(), reconnect: reconnect ?? ReconnectPolicy(),
             connectMetadata: ConnectMetadata(metadata: signalingMetadata.map(Self.json), notifyMetadata: notifyMetadata.map(Self.json)),
             audioFallbackEnabled: audioFallback
@@ -215,6 +218,7 @@ extension ScenarioDraft.Participant {
         if let tokenExpiresAtSeconds { keys.append("tokenExpiresAt: \(tokenExpiresAtSeconds)s") }
         if let tokenTopic { keys.append("tokenTopic: \(TraceText.json(tokenTopic))") }
         if let tokenResource { keys.append("tokenResource: \(TraceText.json(tokenResource))") }
+        if tokenSignedBy != .app { keys.append("tokenSignedBy: \(tokenSignedBy.rawValue)") }
         if let latency { keys.append("network: {latency: \(latency)}") }
         if let joinRetry { keys.append("joinRetry: {attemptTimeout: \(joinRetry.attemptTimeout), window: \(joinRetry.window)}") }
         if let reconnect {
@@ -234,6 +238,7 @@ extension ScenarioDraft.Participant {
         if let tokenExpiresAtSeconds { extras.append("exp=\(tokenExpiresAtSeconds)s") }
         if let tokenTopic { extras.append("topic=\(tokenTopic)") }
         if let tokenResource { extras.append("resource=\(tokenResource)") }
+        if tokenSignedBy != .app { extras.append("signedBy=\(tokenSignedBy.rawValue)") }
         if let latency { extras.append("latency=\(latency)") }
         if let joinRetry { extras.append("joinRetry=\(joinRetry.attemptTimeout)/\(joinRetry.window)") }
         if let reconnect { extras.append("reconnect=\(reconnect.backoffBase)x\(reconnect.backoffMultiplier)/\(reconnect.backoffCap)/\(reconnect.maxAttempts)") }

@@ -4,6 +4,7 @@ import Scenario
 import Simulation
 import StageCore
 @testable import StageWorld
+@testable import SubscriberModel
 import Testing
 
 /// IdleLinkAgreementMonitor (NET-3, STR-4, TOK-7, ...): a connected client with nothing in
@@ -49,5 +50,18 @@ struct IdleLinkAgreementMonitorTests {
         world.clients[viewer].view[index: 0].addedStreams.removeAll { $0.kind == .video }
         #expect(Self.violations(after: "viewer", on: world).contains { $0.message.contains("its renderers have") })
         #expect(Self.violations(after: "pub", on: world).isEmpty, "only the clients a step involved are judged")
+    }
+
+    @Test("a subscriber still reconnecting to a publisher the service holds live is caught (SUB-4)")
+    func unresolvedDropIsCaught() throws {
+        var world = try Self.idleWorld()
+        let viewer = try #require(world.clientIndex(named: "viewer"))
+        let slot = try #require(world.clients[viewer].subscribers.firstIndex { $0.publisherId == "pub" })
+        world.clients[viewer].subscribers[slot].state.phase = .reconnecting
+        let found = Self.violations(after: "viewer", on: world)
+        #expect(found.map(\.message) == ["nothing in flight on its link, yet its subscriber to pub-1 is still reconnecting, though pub is back on a live connection"])
+        let pub = try #require(world.server.participants.firstIndex { $0.info.participantId == "pub" })
+        world.server.participants[pub].isInterrupted = true
+        #expect(Self.violations(after: "viewer", on: world).isEmpty, "a publisher still interrupted keeps its subscribers waiting")
     }
 }

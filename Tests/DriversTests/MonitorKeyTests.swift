@@ -172,6 +172,10 @@ struct MonitorKeyTests {
             "added-streams-match-answer", "publish-asked-only-with-capability", "no-video-reports-under-audio-only",
             "views-converge-when-quiet", "no-secret-leaves-its-owner", "admitted-tokens-are-valid-then",
             "publish-refused-only-at-capacity", "refusals-name-the-token-defect",
+            "cut-links-carry-nothing",
+            "notify-metadata-reaches-everyone",
+            "exchange-only-with-key-pair-tokens",
+            "service-disconnections-name-their-error",
         ]
         let fresh = MonitorSet().monitors
         var contributed: Set<String> = []

@@ -79,6 +79,7 @@ enum TraceHashPins {
         "Scenarios/sub-7-stream-creation-time.yaml": "d639a5d11328ca35",
         "Scenarios/tok-1-bad-tokens-never-join.yaml": "b8973544380d9b3f",
         "Scenarios/tok-10-token-reuse.yaml": "c845092cb4078b8c",
+        "Scenarios/tok-3-exchange-needs-key-pair-both-ways.yaml": "9ef72419dfaef4c8",
         "Scenarios/tok-4-immutable-fields-and-origin.yaml": "980da0783c18ba4b",
         "Scenarios/tok-4-initial-whip-and-events-urls.yaml": "f8182cc878f3d4d0",
         "Scenarios/tok-5-exchange-right-after-join.yaml": "92ef7dd90b69b7e6",

@@ -26,7 +26,15 @@ import StageWorld
 ///   attempt (the SDK gives up) or ending during them (a late attempt succeeds) (NET-3);
 /// - mute while publishing starts (15%): a participant stops publishing, then a refresh starts
 ///   publishing unmuted audio and video, and 1-30 ms later (within the publish's round trip)
-///   it mutes one of them (LST-1).
+///   it mutes one of them (LST-1);
+/// - one metadata field at a time (15%): a publishing mobile participant, watched by a mobile
+///   >= 1.37.0 observer, exchanges its token to change only its attributes, then only its
+///   userId (VIS-1, VIS-3);
+/// - service-issued token (10%): a participant joins with a token the service issued and
+///   exchanges it for a key-pair token, or exchanges its key-pair token for one the service
+///   issued; the service must refuse both (TOK-3);
+/// - join called twice (10%): a participant calls `join()` again 1-30 ms after its first one,
+///   while that join is still unanswered: the first attempt is cancelled (STG-3).
 struct Situations {
     private var random: SplitMix64
     /// Whether this seed draws a full stage: it decides the participant count.
@@ -53,6 +61,9 @@ struct Situations {
             ("private metadata", 30, { $0.privateMetadata(&$1, $2) }),
             ("reconnect runs out", 12, { $0.reconnectRunsOut(&$1, $2) }),
             ("mute while publishing starts", 15, { $0.muteWhilePublishingStarts(&$1, $2) }),
+            ("one metadata field at a time", 15, { $0.oneMetadataFieldAtATime(&$1, $2) }),
+            ("service-issued token", 10, { $0.serviceIssuedToken(&$1, $2) }),
+            ("join called twice", 10, { $0.joinCalledTwice(&$1, $2) }),
         ]
         for kind in kinds {
             guard random.percentChance(kind.percent) else {
@@ -239,5 +250,56 @@ struct Situations {
         draft.steps += ScenarioGenerator.refresh(name, at: publish, StrategyPatch(publish: true, streams: [LocalStream(kind: .audio), LocalStream(kind: .video)]))
         draft.steps.append(.init(atMilliseconds: mute, participant: name, call: .setMuted(kind, muted: true)))
         return "\(name) publishes at \(VirtualDuration.milliseconds(publish)), mutes \(kind.rawValue) at \(VirtualDuration.milliseconds(mute))"
+    }
+
+    /// VIS-1, VIS-3: a mobile participant that publishes, 3-10 s after its join, exchanges its
+    /// token for one that changes only its attributes, and 1-3 s later for one that changes
+    /// only its userId; another participant observes it with a mobile 1.37.0 SDK, which must
+    /// render each change alone.
+    private mutating func oneMetadataFieldAtATime(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        let name = draft.participants[target].name
+        if case .mobile = draft.participants[target].sdk {} else { draft.participants[target].sdk = .mobile(SemanticVersion(1, 37, 0)) }
+        draft.participants[target].capabilities.canPublish = true
+        draft.participants[target].publish = true
+        let observer = (target + 1 + random.below(draft.participants.count - 1)) % draft.participants.count
+        draft.participants[observer].sdk = .mobile(SemanticVersion(1, 37, 0))
+        let role = draft.participants[target].attributes["role"] == "host" ? "guest" : "host"
+        var attributesOnly = ClaimsPatch()
+        attributesOnly.attributes = ["role": role]
+        attributesOnly.issuedAtSeconds = 0
+        var userIdOnly = attributesOnly
+        userIdOnly.userId = "\(name)-renamed"
+        let first = Self.joinTime(of: name, in: draft) + 3_000 + random.upTo(7_000)
+        let second = first + 1_000 + random.upTo(2_000)
+        draft.steps += [
+            .init(atMilliseconds: first, participant: name, call: .exchangeToken(.patch(attributesOnly))),
+            .init(atMilliseconds: second, participant: name, call: .exchangeToken(.patch(userIdOnly))),
+        ]
+        return "\(name) changes role to \(role) at \(VirtualDuration.milliseconds(first)), userId at \(VirtualDuration.milliseconds(second)), watched by \(draft.participants[observer].name)"
+    }
+
+    /// TOK-3: a mobile participant joins with a token the service issued and 2-10 s later
+    /// exchanges it for a key-pair token, or (half the time) joins with a key-pair token and
+    /// exchanges it for one the service issued.
+    private mutating func serviceIssuedToken(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        let name = draft.participants[target].name
+        if case .mobile = draft.participants[target].sdk {} else { draft.participants[target].sdk = .mobile(SemanticVersion(1, 37, 0)) }
+        let joinsWithServiceToken = random.percentChance(50)
+        var patch = ClaimsPatch()
+        patch.userId = "\(name)-exchanged"
+        patch.issuedAtSeconds = 0
+        if joinsWithServiceToken { draft.participants[target].tokenSignedBy = .service } else { patch.signer = .service }
+        let at = Self.joinTime(of: name, in: draft) + 2_000 + random.upTo(8_000)
+        draft.steps.append(.init(atMilliseconds: at, participant: name, call: .exchangeToken(.patch(patch))))
+        let from = joinsWithServiceToken ? "a service-issued token" : "a key-pair token"
+        return "\(name) joins with \(from) and exchanges it for \(joinsWithServiceToken ? "a key-pair" : "a service-issued") one at \(VirtualDuration.milliseconds(at))"
+    }
+
+    /// STG-3: a second `join()` 1-30 ms after the first, within the join's round trip.
+    private mutating func joinCalledTwice(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        let name = draft.participants[target].name
+        let again = Self.joinTime(of: name, in: draft) + 1 + random.upTo(29)
+        draft.steps.append(.init(atMilliseconds: again, participant: name, call: .join))
+        return "\(name) joins again at \(VirtualDuration.milliseconds(again))"
     }
 }
