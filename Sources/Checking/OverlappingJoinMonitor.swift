@@ -60,11 +60,11 @@ public struct OverlappingJoinMonitor: InvariantMonitor {
     /// violation writes none), each with the state told, and the join awaiting its answer
     /// (none between actions of such a run).
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
-        let differs = { (client: Client) in (told[client.name] ?? .disconnected) != client.view.local.connectionState }
-        let differing = world.clients.indices.contains { differs(world.clients[$0]) } ? world.clients.filter(differs).map(\.name) : []
-        writer.writeUnordered(differing) { writer, name in
-            writer.writeName(name)
-            writer.write((told[name] ?? .disconnected).rawValue)
+        let clients = world.clients
+        let differing = clients.indices.filter { (told[clients[$0].name] ?? .disconnected) != clients[$0].view.local.connectionState }
+        writer.writeUnordered(differing) { writer, client in
+            writer.writeName(clients[client].name)
+            writer.write((told[clients[client].name] ?? .disconnected).rawValue)
         }
         writer.writeOptionalName(awaited?.observer)
     }
