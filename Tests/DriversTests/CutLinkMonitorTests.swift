@@ -16,11 +16,9 @@ struct CutLinkMonitorTests {
     ])
     func realRuns(_ name: String) throws {
         let scenario = try ScenarioLoader.load(path: packageRoot + "/Scenarios/\(name).yaml")
-        var simulator = Simulator(world: scenario.makeWorld(seed: scenario.seed), seed: scenario.seed)
-        #expect(!simulator.world.config.faults.partitions.isEmpty)
-        var monitors = MonitorSet([CutLinkMonitor()])
-        simulator.run(until: VirtualTime.zero + scenario.duration) { _, events, world in monitors.observe(events, world: world) }
-        #expect(monitors.violations.isEmpty, "\(monitors.violations.map(\.description))")
+        let run = monitoredRun(of: scenario, with: CutLinkMonitor())
+        #expect(!run.world.config.faults.partitions.isEmpty)
+        #expect(run.violations.isEmpty, "\(run.violations.map(\.description))")
     }
 
     /// The monitor's messages for one arrival at `seconds` in the one-way partition scenario.

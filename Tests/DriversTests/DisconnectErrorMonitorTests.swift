@@ -16,19 +16,16 @@ struct DisconnectErrorMonitorTests {
     ])
     func realRuns(_ name: String) throws {
         let scenario = try ScenarioLoader.load(path: packageRoot + "/Scenarios/\(name).yaml")
-        var simulator = Simulator(world: scenario.makeWorld(seed: scenario.seed), seed: scenario.seed)
-        var monitors = MonitorSet([DisconnectErrorMonitor()])
         var caused = 0
-        simulator.run(until: VirtualTime.zero + scenario.duration) { _, events, world in
-            monitors.observe(events, world: world)
+        let violations = monitoredRun(of: scenario, with: DisconnectErrorMonitor()) { events in
             caused += events.filter {
                 switch $0.kind {
                 case .delivered(.joinRejected, _), .delivered(.ejected, _): true
                 default: false
                 }
             }.count
-        }
-        #expect(monitors.violations.isEmpty, "\(monitors.violations.map(\.description))")
+        }.violations
+        #expect(violations.isEmpty, "\(violations.map(\.description))")
         #expect(caused > 0)
     }
 

@@ -16,14 +16,11 @@ struct ExchangeOriginMonitorTests {
     @Test("the bundled exchange scenario passes, with exchanges accepted")
     func realRun() throws {
         let scenario = try ScenarioLoader.load(path: Self.path)
-        var simulator = Simulator(world: scenario.makeWorld(seed: scenario.seed), seed: scenario.seed)
-        var monitors = MonitorSet([ExchangeOriginMonitor()])
         var accepted = 0
-        simulator.run(until: VirtualTime.zero + scenario.duration) { _, events, world in
-            monitors.observe(events, world: world)
+        let violations = monitoredRun(of: scenario, with: ExchangeOriginMonitor()) { events in
             accepted += events.filter { if case .service(.metadataUpdated) = $0.kind { true } else { false } }.count
-        }
-        #expect(monitors.violations.isEmpty, "\(monitors.violations.map(\.description))")
+        }.violations
+        #expect(violations.isEmpty, "\(violations.map(\.description))")
         #expect(accepted > 0)
     }
 

@@ -18,14 +18,11 @@ struct NotifyMetadataMonitorTests {
     @Test("the bundled metadata scenario passes, with rich's notify metadata announced")
     func realRun() throws {
         let scenario = try Self.load()
-        var simulator = Simulator(world: scenario.makeWorld(seed: scenario.seed), seed: scenario.seed)
-        var monitors = MonitorSet([NotifyMetadataMonitor()])
         var announcedWithMetadata = 0
-        simulator.run(until: VirtualTime.zero + scenario.duration) { _, events, world in
-            monitors.observe(events, world: world)
+        let violations = monitoredRun(of: scenario, with: NotifyMetadataMonitor()) { events in
             announcedWithMetadata += events.filter { if case .delivered(.participantJoined(_, .some), _) = $0.kind { true } else { false } }.count
-        }
-        #expect(monitors.violations.isEmpty, "\(monitors.violations.map(\.description))")
+        }.violations
+        #expect(violations.isEmpty, "\(violations.map(\.description))")
         #expect(announcedWithMetadata > 0)
     }
 

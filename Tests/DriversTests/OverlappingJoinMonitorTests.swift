@@ -16,14 +16,11 @@ struct OverlappingJoinMonitorTests {
     @Test("the bundled retry-window scenario passes, with an overlapping join cancelled")
     func realRun() throws {
         let scenario = try ScenarioLoader.load(path: Self.path)
-        var simulator = Simulator(world: scenario.makeWorld(seed: scenario.seed), seed: scenario.seed)
-        var monitors = MonitorSet([OverlappingJoinMonitor()])
         var canceled = 0
-        simulator.run(until: VirtualTime.zero + scenario.duration) { _, events, world in
-            monitors.observe(events, world: world)
+        let violations = monitoredRun(of: scenario, with: OverlappingJoinMonitor()) { events in
             canceled += events.filter { if case .renderer(.connectionStateChanged(.connecting, .some(let error))) = $0.kind { error.code == .canceled } else { false } }.count
-        }
-        #expect(monitors.violations.isEmpty, "\(monitors.violations.map(\.description))")
+        }.violations
+        #expect(violations.isEmpty, "\(violations.map(\.description))")
         #expect(canceled == 1)
     }
 

@@ -16,14 +16,11 @@ struct PublisherCapacityMonitorTests {
     /// the service refused.
     static func run(_ name: String) throws -> (violations: [Violation], world: World, refusals: Int) {
         let scenario = try ScenarioLoader.load(path: packageRoot + "/Scenarios/\(name).yaml")
-        var simulator = Simulator(world: scenario.makeWorld(seed: scenario.seed), seed: scenario.seed)
-        var monitors = MonitorSet([PublisherCapacityMonitor()])
         var refusals = 0
-        simulator.run(until: VirtualTime.zero + scenario.duration) { _, events, world in
-            monitors.observe(events, world: world)
+        let run = monitoredRun(of: scenario, with: PublisherCapacityMonitor()) { events in
             refusals += events.filter { if case .delivered(.publishRejected, _) = $0.kind { true } else { false } }.count
         }
-        return (monitors.violations, simulator.world, refusals)
+        return (run.violations, run.world, refusals)
     }
 
     /// The monitor's verdicts on p13's publish reaching the service of `world`.

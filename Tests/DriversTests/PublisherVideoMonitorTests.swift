@@ -51,14 +51,11 @@ struct PublisherVideoMonitorTests {
     ])
     func realRuns(_ name: String) throws {
         let scenario = try ScenarioLoader.load(path: packageRoot + "/Scenarios/\(name).yaml")
-        var simulator = Simulator(world: scenario.makeWorld(seed: scenario.seed), seed: scenario.seed)
-        var monitors = MonitorSet([PublisherVideoMonitor()])
         var disables = 0
-        simulator.run(until: VirtualTime.zero + scenario.duration) { _, events, world in
-            monitors.observe(events, world: world)
+        let violations = monitoredRun(of: scenario, with: PublisherVideoMonitor()) { events in
             disables += events.filter { if case .subscriber(let subscriber) = $0.kind { subscriber.event == Self.disabled } else { false } }.count
-        }
-        #expect(monitors.violations.isEmpty, "\(monitors.violations.map(\.description))")
+        }.violations
+        #expect(violations.isEmpty, "\(violations.map(\.description))")
         #expect(disables > 0)
     }
 

@@ -52,15 +52,11 @@ struct ReconnectScheduleMonitorTests {
     ])
     func realRuns(_ name: String) throws {
         let scenario = try ScenarioLoader.load(path: packageRoot + "/Scenarios/\(name).yaml")
-        var simulator = Simulator(world: scenario.makeWorld(seed: scenario.seed), seed: scenario.seed)
-        var monitors = MonitorSet([ReconnectScheduleMonitor()])
         var attempts: [Int] = []
-        simulator.run(until: VirtualTime.zero + scenario.duration) { _, events, world in
-            monitors.observe(events, world: world)
+        let violations = monitoredRun(of: scenario, with: ReconnectScheduleMonitor()) { events in
             for event in events { if case .timerFired(.reconnectAttempt(let number)) = event.kind { attempts.append(number) } }
-        }
-        monitors.finish(world: simulator.world)
-        #expect(monitors.violations.isEmpty, "\(monitors.violations.map(\.description))")
+        }.violations
+        #expect(violations.isEmpty, "\(violations.map(\.description))")
         #expect(!attempts.isEmpty)
         if name == "net-3-outage-gives-up" { #expect(attempts.max() == 5) }
     }

@@ -1,5 +1,7 @@
+import Checking
 import Drivers
 import Scenario
+import Simulation
 import StageWorld
 
 /// The world a short run leaves: "pub" publishing, "viewer" connected and subscribed to its
@@ -18,4 +20,18 @@ func subscribedPairWorld(keepalive: String? = nil) throws -> World {
           - {at: 0s, participant: viewer, call: join}
         """, path: "subscribed-pair.yaml")
     return ScenarioRunner.run(scenario).finalWorld
+}
+
+/// A scenario run by the timed simulator for its whole duration with `monitor` alone watching,
+/// its end-of-run checks included: the violations and the final world. `eachStep` sees each
+/// step's events, so a test can count that what its monitor judges happened at all.
+func monitoredRun(of scenario: Scenario, with monitor: some InvariantMonitor, eachStep: ([TraceEvent]) -> Void = { _ in }) -> (violations: [Violation], world: World) {
+    var simulator = Simulator(world: scenario.makeWorld(seed: scenario.seed), seed: scenario.seed)
+    var monitors = MonitorSet([monitor])
+    simulator.run(until: VirtualTime.zero + scenario.duration) { _, events, world in
+        monitors.observe(events, world: world)
+        eachStep(events)
+    }
+    monitors.finish(world: simulator.world)
+    return (monitors.violations, simulator.world)
 }

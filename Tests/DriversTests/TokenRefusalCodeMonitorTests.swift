@@ -51,14 +51,11 @@ struct TokenRefusalCodeMonitorTests {
     ])
     func realRuns(_ name: String) throws {
         let scenario = try ScenarioLoader.load(path: packageRoot + "/Scenarios/\(name).yaml")
-        var simulator = Simulator(world: scenario.makeWorld(seed: scenario.seed), seed: scenario.seed)
-        var monitors = MonitorSet([TokenRefusalCodeMonitor()])
         var refusals = 0
-        simulator.run(until: VirtualTime.zero + scenario.duration) { _, events, world in
-            monitors.observe(events, world: world)
+        let violations = monitoredRun(of: scenario, with: TokenRefusalCodeMonitor()) { events in
             refusals += events.filter { if case .service(.refused) = $0.kind { true } else { false } }.count
-        }
-        #expect(monitors.violations.isEmpty, "\(monitors.violations.map(\.description))")
+        }.violations
+        #expect(violations.isEmpty, "\(violations.map(\.description))")
         #expect(refusals > 0)
     }
 
