@@ -19,7 +19,8 @@ public struct NotifyMetadataMonitor: InvariantMonitor {
     public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
         guard event.observer != "server", event.peer == "server",
               case .delivered(.participantJoined(let info, let received), _) = event.kind else { return [] }
-        let sent = world.clients.filter { $0.claims?.participantId == info.participantId }.map(\.config.connectMetadata.notifyMetadata)
+        let clients = world.clients
+        let sent = clients.indices.filter { clients[$0].claims?.participantId == info.participantId }.map { clients[$0].config.connectMetadata.notifyMetadata }
         guard !sent.isEmpty, !sent.contains(received) else { return [] }
         let told = received.map { "\($0)" } ?? "none"
         let set = sent.map { $0.map { "\($0)" } ?? "none" }.joined(separator: " or ")

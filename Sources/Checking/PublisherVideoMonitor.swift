@@ -104,27 +104,25 @@ public struct PublisherVideoMonitor: InvariantMonitor {
     }
 
     /// Whether the subscribers told are exactly those the world records as told: then the
-    /// difference is empty, found reading each client's subscribers in place.
+    /// difference is empty, found with no dictionary built.
     private func agreesWithRecord(_ world: World) -> Bool {
         var recorded = 0
-        for client in world.clients.indices {
-            let subscribers = world.clients[client].subscribers
-            for slot in subscribers.indices where subscribers[slot].state.announcedVideoDisabled.contains(.publisherPropertyChanged) {
-                recorded += 1
-                let told = Slot(observer: world.clients[client].name, publisherId: subscribers[slot].publisherId)
-                guard toldDisabled[told] == subscribers[slot].subscriber else { return false }
-            }
+        for (slot, subscriber) in Self.recordedAsTold(world) {
+            recorded += 1
+            guard toldDisabled[slot] == subscriber else { return false }
         }
         return recorded == toldDisabled.count
     }
 
     /// The subscribers the world records as told their publisher disabled video, each with
-    /// its subscriber object's number.
+    /// its subscriber object's number; clients and subscribers read in place.
     private static func recordedAsTold(_ world: World) -> some Sequence<(Slot, Int)> {
-        world.clients.lazy.flatMap { client in
-            client.subscribers.lazy
-                .filter { $0.state.announcedVideoDisabled.contains(.publisherPropertyChanged) }
-                .map { (Slot(observer: client.name, publisherId: $0.publisherId), $0.subscriber) }
+        let clients = world.clients
+        return clients.indices.lazy.flatMap { client in
+            let subscribers = clients[client].subscribers
+            return subscribers.indices.lazy
+                .filter { subscribers[$0].state.announcedVideoDisabled.contains(.publisherPropertyChanged) }
+                .map { (Slot(observer: clients[client].name, publisherId: subscribers[$0].publisherId), subscribers[$0].subscriber) }
         }
     }
 }

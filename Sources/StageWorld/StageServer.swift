@@ -76,28 +76,18 @@ public struct StageServer: Hashable, Sendable {
     }
 
     /// The client connections the service holds open now, in participant order (SIG-6, NET-3).
-    public var connections: [ServiceConnection] {
-        // Field by field: `filter` would copy every participant first (the world asks this
-        // before and after every service step).
-        var open: [ServiceConnection] = []
-        open.reserveCapacity(participants.count)
-        for index in participants.indices where !participants[index].isInterrupted {
-            open.append(ServiceConnection(clientIndex: participants[index].clientIndex, epoch: participants[index].epoch))
-        }
-        return open
-    }
+    public var connections: [ServiceConnection] { Array(openConnections) }
 
     /// Whether `connections` are exactly the ones the service holds open now, in order: the
     /// same as comparing with `connections`, without building that list (the world asks this
     /// after every service step).
-    func holdsExactly(_ connections: [ServiceConnection]) -> Bool {
-        var position = 0
-        for index in participants.indices where !participants[index].isInterrupted {
-            guard position < connections.count, connections[position].clientIndex == participants[index].clientIndex,
-                  connections[position].epoch == participants[index].epoch else { return false }
-            position += 1
-        }
-        return position == connections.count
+    func holdsExactly(_ connections: [ServiceConnection]) -> Bool { openConnections.elementsEqual(connections) }
+
+    /// The open connections, made one by one from the participants read in place (`filter`
+    /// would copy every participant first).
+    private var openConnections: some Sequence<ServiceConnection> {
+        participants.indices.lazy.filter { !participants[$0].isInterrupted }
+            .map { ServiceConnection(clientIndex: participants[$0].clientIndex, epoch: participants[$0].epoch) }
     }
 
     /// Whether the service holds this client's connection `epoch` open (no copy: monitors ask
