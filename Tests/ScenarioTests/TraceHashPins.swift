@@ -54,6 +54,7 @@ enum TraceHashPins {
         "Scenarios/sig-5-notify-connection-events.yaml": "89b7c0f520f6317f",
         "Scenarios/sig-6-keepalive-silence-reconnects.yaml": "f17eb591a6db413f",
         "Scenarios/sig-6-no-zombie-connection.yaml": "df17810681285096",
+        "Scenarios/sig-6-no-zombie-connection-while-kept.yaml": "c977175a7c7563d2",
         "Scenarios/sig-8-bad-frames-keep-state.yaml": "52ee2ddc95a4865f",
         "Scenarios/sig-8-out-of-range-numbers.yaml": "042af6361d2a2625",
         "Scenarios/sig-8-rnd-3-contradicting-frames.yaml": "24baa23ebc0b0318",
