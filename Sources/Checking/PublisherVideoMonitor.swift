@@ -12,14 +12,18 @@ import SubscriberModel
 /// each step it is compared with the publisher's streams as the observer's SDK holds them, for
 /// every `connected` subscriber of a client the step involved (video events are told only
 /// while media flows; a change made before is told at connect). The comparison is the
-/// monitor's own, not the model's `followPublisherVideo`. A disable told twice to one
+/// monitor's own, not the model's `followPublisherMedia`. A disable told twice to one
 /// subscriber object, or an enable never preceded by a disable, is reported at once; a new
 /// subscriber object to the same stream (a subscribe after an unsubscribe, SUB-2/3) starts
 /// untold, and is told at connect what the publisher changed before.
+///
+/// SUB-7 `hasAudio` ("Whether the stream has audio", worded as `hasVideo` is), checked at the
+/// same moments: a connected subscriber's stream has audio exactly while its publisher sends an
+/// unmuted audio track (Vonage's guides: `publishAudio` toggles `hasAudio`).
 public struct PublisherVideoMonitor: InvariantMonitor {
     public var name: String { "subscribers-follow-publisher-video" }
-    public var summary: String { "a connected subscriber has been told its publisher disabled video (publisherPropertyChanged) exactly while the publisher sends no unmuted video" }
-    public var rules: [String] { ["SUB-5"] }
+    public var summary: String { "a connected subscriber has been told its publisher disabled video (publisherPropertyChanged) exactly while the publisher sends no unmuted video, and its stream has audio exactly while the publisher sends unmuted audio" }
+    public var rules: [String] { ["SUB-5", "SUB-7"] }
 
     /// One observer's subscriber to one publisher's current stream.
     private struct Slot: Hashable, Sendable {
@@ -70,7 +74,7 @@ public struct PublisherVideoMonitor: InvariantMonitor {
 
     /// Each `connected` subscriber of `client` (named `observer`) whose publisher, as its view
     /// holds it, publishes and sends unmuted video exactly when the subscriber was told it
-    /// disabled video, in words. Reads the client's subscribers and remotes in place, field by
+    /// disabled video, or sends unmuted audio exactly when its stream says it has none, in words. Reads the client's subscribers and remotes in place, field by
     /// field (this runs for every observer of every step).
     private func disagreements(of observer: String, _ client: Client) -> [String] {
         let subscribers = client.subscribers, remotes = client.view.remotes
@@ -80,8 +84,13 @@ public struct PublisherVideoMonitor: InvariantMonitor {
             guard let remote = client.view.index(of: publisherId), !remotes[remote].publishedStreams.isEmpty else { continue }
             let published = remotes[remote].publishedStreams
             let sendsVideo = published.contains { $0.kind == .video && !$0.isMuted }
+            let sendsAudio = published.contains { $0.kind == .audio && !$0.isMuted }
+            let stream = subscribers[index].state.stream
+            if stream.hasAudio != sendsAudio {
+                found.append("\(stream.streamId) says hasAudio=\(stream.hasAudio), yet \(publisherId) sends \(published)")
+            }
             guard (toldDisabled[Slot(observer: observer, publisherId: publisherId)] == subscribers[index].subscriber) == sendsVideo else { continue }
-            let streamId = subscribers[index].state.stream.streamId
+            let streamId = stream.streamId
             found.append(sendsVideo
                 ? "\(streamId) was told its publisher disabled video, yet \(publisherId) sends \(published)"
                 : "\(publisherId) sends \(published), yet \(streamId) was not told subscriberVideoDisabled(publisherPropertyChanged)")

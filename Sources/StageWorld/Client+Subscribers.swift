@@ -43,7 +43,7 @@ extension Client {
     /// publisher's join announces its stream, a subscription being attempted subscribes,
     /// `subscribed` starts media, a lost connection drops every subscriber's media and the
     /// reconnect restores it (or the stream is destroyed), the publisher's video going off or
-    /// on disables or enables video (publisherPropertyChanged, `followPublisherVideo`), the
+    /// on disables or enables video (publisherPropertyChanged, `followPublisherMedia`), the
     /// subscription type sets the subscriber's own video
     /// property (subscriberPropertyChanged, `followSubscribeType`), and a leave destroys the
     /// stream (the subscription ending with it is the stream's end, not an unsubscribe). A
@@ -98,7 +98,7 @@ extension Client {
                 }
             }
         }
-        return found + followPublisherVideo() + followSubscribeType()
+        return found + followPublisherMedia() + followSubscribeType()
     }
 
     /// SUB-5 `publisherPropertyChanged`, "caused by the stream's publisher stopping the video
@@ -109,16 +109,26 @@ extension Client {
     /// a change made before media flows is told at connect. Idempotent; besides the end of
     /// `followSubscribers`, `remotePublished` runs it, since a publisher's stream change may
     /// give this client no renderer event at all (its video was never added under audioOnly).
-    mutating func followPublisherVideo() -> [SubscriberTraceEvent] {
+    mutating func followPublisherMedia() -> [SubscriberTraceEvent] {
         var found: [SubscriberTraceEvent] = []
         for index in subscribers.indices where !subscribers[index].state.phase.isTerminal {
             // The remote's streams read in place: this runs for every subscriber at every step.
             guard let remote = view.index(of: subscribers[index].publisherId), view.remotes[remote].isPublishing else { continue }
-            let sendsVideo = view.remotes[remote].publishedStreams.contains { $0.kind == .video && !$0.isMuted }
+            let published = view.remotes[remote].publishedStreams
+            subscribers[index].state.publisherAudioChanged(enabled: Self.sendsUnmuted(.audio, in: published))
+            let sendsVideo = Self.sendsUnmuted(.video, in: published)
             guard subscribers[index].state.stream.hasVideo != sendsVideo else { continue }
             found += changeSlot(index) { $0.publisherVideoChanged(enabled: sendsVideo) }
         }
         return found
+    }
+
+    /// SUB-7: a stream "has audio" (`hasAudio`) or "has video" (`hasVideo`) while its
+    /// publisher sends that kind unmuted. The seed words both properties alike; Vonage's
+    /// guides say a publisher's `publishAudio` / `publishVideo` toggles turn them on and off.
+    /// No subscriber event reports an audio change: the seed's subscriber vocabulary has none.
+    static func sendsUnmuted(_ kind: MediaKind, in published: [StageStream]) -> Bool {
+        published.contains { $0.kind == kind && !$0.isMuted }
     }
 
     /// RND-4 + SUB-5: `subscribeToVideo` follows the subscription the SDK holds. Under
@@ -165,7 +175,7 @@ extension Client {
     /// SUB-2, SUB-3: the app subscribes again to a stream it unsubscribed from: a new
     /// subscriber object for the same stream, with its own lifecycle (it connects when media
     /// starts again) and no preferences of its own yet (SUB-8). Its publisher's video is
-    /// brought up to date by `followPublisherVideo` at the end of the step.
+    /// brought up to date by `followPublisherMedia` at the end of the step.
     private mutating func resubscribe(_ index: Int) {
         subscribers[index].state = SubscriberState(stream: subscribers[index].state.stream, mode: config.mediaMode)
         subscribers[index].subscriber += 1
@@ -180,7 +190,7 @@ extension Client {
         let properties = remoteProperties[info.participantId] ?? PublisherProperties()
         let stream = OpenTokStream(
             streamId: "\(info.participantId)-\(announcement)", sessionId: "session", connectionId: info.participantId,
-            creationTime: properties.creationTimeNanoseconds, hasAudio: published.contains { $0.kind == .audio }, hasVideo: video.map { !$0.isMuted } ?? false, name: info.userId,
+            creationTime: properties.creationTimeNanoseconds, hasAudio: Self.sendsUnmuted(.audio, in: published), hasVideo: Self.sendsUnmuted(.video, in: published), name: info.userId,
             videoDimensions: OpenTokStream.VideoDimensions(width: properties.widthPixels, height: properties.heightPixels),
             videoType: properties.videoType, audioFallbackEnabled: properties.audioFallbackEnabled,
             layers: video == nil ? [] : properties.openTokLayers

@@ -393,7 +393,7 @@ public struct Client: Hashable, Sendable {
         if view[index: index].announced {
             if Mutants.isOn(.joinAgainOnStreamChange) { output.events.append(.participantDidJoin(snapshot.info)) }
             output.apply(Reconciler.remoteStreamsChanged(&view, participantId: snapshot.info.participantId, streams: snapshot.streams), from: self)
-            output.subscriberEvents += followPublisherVideo()
+            output.subscriberEvents += followPublisherMedia()
             return
         }
         view[index: index].info = snapshot.info

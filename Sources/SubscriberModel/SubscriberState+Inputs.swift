@@ -37,6 +37,10 @@ extension SubscriberState {
     @discardableResult
     public mutating func publisherVideoChanged(enabled: Bool) -> [SubscriberEvent] { apply(.publisherVideoChanged(enabled: enabled)).events }
 
+    /// SUB-7: the publisher's audio goes off or on (a mute, or a publish without audio): the
+    /// stream's `hasAudio` follows; no subscriber event reports it.
+    public mutating func publisherAudioChanged(enabled: Bool) { stream.hasAudio = enabled }
+
     /// SUB-5: `subscribeToVideo` -> video disabled / enabled (subscriberPropertyChanged).
     @discardableResult
     public mutating func setSubscribeToVideo(_ enabled: Bool) -> [SubscriberEvent] { apply(.setSubscribeToVideo(enabled)).events }

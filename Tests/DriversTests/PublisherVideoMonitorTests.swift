@@ -88,4 +88,21 @@ struct PublisherVideoMonitorTests {
         #expect(Self.messages([(Self.event(Self.disabled), first), (Self.event(nil), second)]) == ["pub sends [audio, video(muted)], yet pub-1 was not told subscriberVideoDisabled(publisherPropertyChanged)"])
         #expect(Self.messages([(Self.event(Self.disabled, subscriber: 2), second), (Self.event(Self.disabled, subscriber: 2), second)]) == ["pub-1 was told a second time that its publisher disabled video"])
     }
+
+    @Test("SUB-7: a stream whose hasAudio disagrees with the publisher's audio mute is reported, either way")
+    func hasAudioFollowsAudioMute() throws {
+        var muted = try Self.world(videoMuted: false)
+        let viewer = try #require(muted.clientIndex(named: "viewer"))
+        let pub = try #require(muted.clients[viewer].view.index(of: "pub"))
+        let audio = try #require(muted.clients[viewer].view[index: pub].publishedStreams.firstIndex { $0.kind == .audio })
+        muted.clients[viewer].view[index: pub].publishedStreams[audio].isMuted = true
+        #expect(Self.messages([(Self.event(nil), muted)]) == ["pub-1 says hasAudio=true, yet pub sends [audio(muted), video]"])
+        muted.clients[viewer].subscribers[0].state.publisherAudioChanged(enabled: false)
+        #expect(Self.messages([(Self.event(nil), muted)]).isEmpty)
+        let sending = try Self.world(videoMuted: false)
+        var silent = sending
+        silent.clients[viewer].subscribers[0].state.publisherAudioChanged(enabled: false)
+        #expect(Self.messages([(Self.event(nil), sending)]).isEmpty)
+        #expect(Self.messages([(Self.event(nil), silent)]) == ["pub-1 says hasAudio=false, yet pub sends [audio, video]"])
+    }
 }

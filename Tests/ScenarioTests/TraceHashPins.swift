@@ -19,7 +19,7 @@ enum TraceHashPins {
         "Scenarios/check/new-instance-mute.yaml": "d05022ecb3c4714a",
         "Scenarios/check/reconnect.yaml": "42453f889bcd264a",
         // Re-pinned: the audio-only viewer is told subscriberVideoDisabled(publisherPropertyChanged) when the host mutes its video (SUB-5 follows the publisher).
-        "Scenarios/check/strategy-changes.yaml": "3ef14c86aed82aef",
+        "Scenarios/check/strategy-changes.yaml": "fa4ed676ef54e5a1",
         "Scenarios/check/three-peers-lossy.yaml": "614cf422db33d264",
         "Scenarios/check/two-peers-lossy.yaml": "0d0db3cc8d8a07f5",
         "Scenarios/lst-1-mute-before-and-after.yaml": "eb4d3ea80072c415",
@@ -77,6 +77,7 @@ enum TraceHashPins {
         "Scenarios/sub-2-3-resubscribe-connects-again.yaml": "3e8fcfb11127013a",
         "Scenarios/sub-5-resubscribe-told-video-disabled-again.yaml": "ddaf83230cac0fa3",
         "Scenarios/sub-6-8-publisher-properties-and-layers.yaml": "4951b5211177c2cb",
+        "Scenarios/sub-7-has-audio-follows-audio-mute.yaml": "4e1c5a8b2dd6920d",
         "Scenarios/sub-7-stream-creation-time.yaml": "d639a5d11328ca35",
         "Scenarios/tok-1-bad-tokens-never-join.yaml": "b8973544380d9b3f",
         "Scenarios/tok-10-token-reuse.yaml": "c845092cb4078b8c",
