@@ -43,11 +43,13 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
     public var name: String { "pong-deadline-decides-the-connection" }
     public var summary: String { "a connection whose pong is pongTimeout late is dropped at the deadline, and one that answered in time is not dropped for it" }
     public var rules: [String] { ["SIG-6"] }
-    /// Per participant id: the connection and how many pongs the service had heard on it at
-    /// the last observed service-side event.
+    /// Per participant id: its current connection and how many pongs the service has been
+    /// delivered on it, counted here from the trace (a pong the service delivers is on the
+    /// connection it holds; one from an older connection is discarded, not delivered). The
+    /// count starts at zero on each new connection, whatever the service's own counter says.
     private var pongsHeard: [String: (epoch: Int, count: Int)] = [:]
-    /// Whether `pongsHeard` was read from the world in the current step (the world does not
-    /// change within a step, so a second read would find the same counts).
+    /// Whether the connections were read from the world in the current step (the world does
+    /// not change within a step, so a second read would find the same connections).
     private var syncedThisStep = false
 
     public init() {}
@@ -63,6 +65,7 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
         switch event.kind {
         case .delivered(.pong, _):
             found += overdue(world).map { violation(event, index: index, $0) }
+            countPong(from: event.peer, world: world)
         case .service(.ejected(let id, let reason)), .service(.interrupted(let id, let reason)):
             if let number = Self.unansweredPing(reason), let heard = pongsHeard[id], heard.count >= number {
                 found.append(violation(event, index: index, "\(id) answered ping \(number) in time (\(heard.count) pongs heard on connection \(heard.epoch)), yet the service dropped it for that ping"))
@@ -74,14 +77,19 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
         syncedThisStep = true
         // Field by field, not a copy of each participant (this runs on every server step).
         let participants = world.server.participants
-        for index in participants.indices {
-            let id = participants[index].info.participantId
-            let epoch = participants[index].epoch, heard = participants[index].pongsHeard
-            let known = pongsHeard[id]
-            guard known?.epoch != epoch || known?.count != heard else { continue }
-            pongsHeard[id] = (epoch, heard)
+        for index in participants.indices where pongsHeard[participants[index].info.participantId]?.epoch != participants[index].epoch {
+            pongsHeard[participants[index].info.participantId] = (participants[index].epoch, 0)
         }
         return found
+    }
+
+    /// One more pong heard on the connection the service holds for the client named `peer`.
+    private mutating func countPong(from peer: String?, world: World) {
+        guard let peer, let client = world.clientIndex(named: peer),
+              let participant = world.server.participants.first(where: { $0.clientIndex == client }) else { return }
+        let id = participant.info.participantId
+        let known = pongsHeard[id].flatMap { $0.epoch == participant.epoch ? $0.count : nil } ?? 0
+        pongsHeard[id] = (participant.epoch, known + 1)
     }
 
     public func finish(world: World) -> [Violation] {
@@ -139,10 +147,11 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
         }
     }
 
-    /// Pings of participant `index`'s connection answered before the current event.
+    /// Pings of participant `index`'s connection answered before the current event, by the
+    /// pongs counted here.
     private func answered(_ participants: [ServerParticipant], _ index: Int) -> Int {
         guard let heard = pongsHeard[participants[index].info.participantId], heard.epoch == participants[index].epoch else { return 0 }
-        return min(heard.count, participants[index].pongsHeard)
+        return heard.count
     }
 }
 

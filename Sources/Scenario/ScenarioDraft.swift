@@ -169,7 +169,7 @@ public struct ScenarioDraft: Hashable, Sendable {
         let networkKeys = YAMLText.linkKeys(network)
         if !networkKeys.isEmpty { lines.append("network: {\(networkKeys.joined(separator: ", "))}") }
         if let keepalive {
-            lines.append("keepalive: {pingInterval: \(keepalive.pingInterval), pongTimeout: \(keepalive.pongTimeout)}")
+            lines.append("keepalive: {pingInterval: \(keepalive.pingInterval), pongTimeout: \(keepalive.pongTimeout), reconnectGrace: \(keepalive.reconnectGrace)}")
         }
         if !faults.isEmpty {
             lines.append("faults:")

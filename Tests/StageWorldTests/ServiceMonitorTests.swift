@@ -1,4 +1,5 @@
 import Checking
+import Drivers
 import Signaling
 import Simulation
 import StageCore
@@ -10,9 +11,18 @@ import Testing
 @Suite("Service-side monitors (TOK-8, SIG-2, SIG-6, STG-3)")
 struct ServiceMonitorTests {
     /// Both clients joined, with every event of the run observed by `monitor`.
+    /// The violations `monitor` reports watching two clients join, each step's events with the
+    /// world after that step (as every driver shows them).
     private func joined<Monitor: InvariantMonitor>(_ monitor: inout Monitor, until end: VirtualTime = .seconds(8)) -> [Violation] {
-        let (simulator, events) = simulate(twoClientWorld(), seed: 5, until: end)
-        return events.enumerated().flatMap { monitor.observe($1, index: $0, world: simulator.world) }
+        var simulator = Simulator(world: twoClientWorld(), seed: 5)
+        var found: [Violation] = [], index = 0
+        simulator.run(until: end) { _, events, world in
+            for event in events {
+                found += monitor.observe(event, index: index, world: world)
+                index += 1
+            }
+        }
+        return found
     }
 
     @Test("a subscription granted to a client whose service-side token lacks allow_subscribe is reported")
@@ -78,6 +88,24 @@ struct ServiceMonitorTests {
         #expect(answered.observe(dropped(heard), index: 0, world: simulator.world).first?.message.contains("answered ping \(heard) in time") == true)
         var unanswered = monitor
         #expect(unanswered.observe(dropped(heard + 1), index: 0, world: simulator.world).isEmpty)
+    }
+
+    @Test("pongs are counted per connection from their deliveries: a counter the service carries over from the old connection hides no late pong")
+    func keepaliveCountsItsOwnPongs() throws {
+        var monitor = KeepaliveVerdictMonitor()
+        #expect(joined(&monitor, until: .seconds(20)).isEmpty)
+        let (simulator, _) = simulate(twoClientWorld(), seed: 5, until: .seconds(20))
+        var world = simulator.world
+        let record = try #require(world.server.participants.firstIndex { $0.info.participantId == "alice" })
+        #expect(world.server.participants[record].pongsHeard > 1)
+        world.server.participants[record].epoch += 1
+        world.server.participants[record].pingsSent = 0
+        let newConnection = TraceEvent(time: world.now, observer: "server", kind: .delivered(.leave, frame: ""))
+        #expect(monitor.observe(newConnection, index: 0, world: world).isEmpty)
+        world.server.participants[record].pingsSent = 1
+        let pong = TraceEvent(time: world.now, observer: "server", kind: .delivered(.pong, frame: ""))
+        let late = monitor.observe(pong, index: 1, world: world).map(\.message)
+        #expect(late == ["ping 1 of alice had no pong within the pong timeout, yet the service keeps connection \(world.server.participants[record].epoch) open"])
     }
 
     @Test("a join unanswered for its whole retry window must end FAILED")

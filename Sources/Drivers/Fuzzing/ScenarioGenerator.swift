@@ -54,7 +54,7 @@ public struct ScenarioGenerator: Sendable {
             (["\(participant.name)=\(participant.sdk) caps=\(participant.capabilities) publish=\(participant.publish) subscribe=\(participant.subscribe.rawValue)"]
                 + participant.extras).joined(separator: " ")
         }
-        let keepalive = draft.keepalive.map { "keepalive: pingInterval \($0.pingInterval), pongTimeout \($0.pongTimeout)" } ?? "keepalive=default"
+        let keepalive = draft.keepalive.map { "keepalive: pingInterval \($0.pingInterval), pongTimeout \($0.pongTimeout), reconnectGrace \($0.reconnectGrace)" } ?? "keepalive=default"
         return (draft, ["participants=\(count) duration=\(draft.durationSeconds)s steps=\(draft.steps.count) \(keepalive)"] + cast
             + ["situations: " + situations.parameters.joined(separator: ", "), "faults: " + swarm.parameters.joined(separator: ", ")])
     }

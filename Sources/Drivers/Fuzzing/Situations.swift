@@ -34,7 +34,10 @@ import StageWorld
 ///   exchanges it for a key-pair token, or exchanges its key-pair token for one the service
 ///   issued; the service must refuse both (TOK-3);
 /// - join called twice (10%): a participant calls `join()` again 1-30 ms after its first one,
-///   while that join is still unanswered: the first attempt is cancelled (STG-3).
+///   while that join is still unanswered: the first attempt is cancelled (STG-3);
+/// - kept reconnect cut (12%): a publisher's downlink is cut until the service has dropped one
+///   of its reconnect connections, under a reconnect grace longer than the cut, so the
+///   service keeps it and then drops its reconnect connection too (SIG-6, SUB-4, NET-3).
 struct Situations {
     private var random: SplitMix64
     /// Whether this seed draws a full stage: it decides the participant count.
@@ -64,6 +67,7 @@ struct Situations {
             ("one metadata field at a time", 15, { $0.oneMetadataFieldAtATime(&$1, $2) }),
             ("service-issued token", 10, { $0.serviceIssuedToken(&$1, $2) }),
             ("join called twice", 10, { $0.joinCalledTwice(&$1, $2) }),
+            ("kept reconnect cut", 12, { $0.keptReconnectCut(&$1, $2) }),
         ]
         for kind in kinds {
             guard random.percentChance(kind.percent) else {
@@ -301,5 +305,30 @@ struct Situations {
         let again = Self.joinTime(of: name, in: draft) + 1 + random.upTo(29)
         draft.steps.append(.init(atMilliseconds: again, participant: name, call: .join))
         return "\(name) joins again at \(VirtualDuration.milliseconds(again))"
+    }
+
+    /// SIG-6, SUB-4, NET-3: a participant that publishes loses its downlink 3-8 s after its
+    /// join, under a reconnect grace 5-15 s longer than the cut. The service keeps it as
+    /// interrupted; its reconnect joins get through on the uplink, but their answers and pings
+    /// do not. The cut lasts until the service has dropped one of those reconnect connections:
+    /// the client's watchdog (to notice), its reconnect waits up to the first attempt followed
+    /// by a wait longer than the watchdog (the service pings that attempt's connection and gives
+    /// up on it before the next replaces it), another watchdog, and 2-8 s. The run is
+    /// lengthened to end at least 15 s after the cut.
+    private mutating func keptReconnectCut(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        let name = draft.participants[target].name
+        draft.participants[target].capabilities.canPublish = true
+        draft.participants[target].publish = true
+        var keepalive = Self.keepalive(draft)
+        let watchdog = Self.milliseconds(keepalive.clientWatchdog)
+        let policy = draft.participants[target].reconnect ?? ReconnectPolicy()
+        let waits = (1...policy.maxAttempts).map { Self.milliseconds(policy.backoff(beforeAttempt: $0)) }
+        let attempts = waits.indices.dropFirst().first { waits[$0] > watchdog + 500 } ?? waits.count
+        let start = Self.joinTime(of: name, in: draft) + 3_000 + random.upTo(5_000)
+        let length = 2 * watchdog + waits[..<attempts].reduce(0, +) + 2_000 + random.upTo(6_000)
+        keepalive.reconnectGrace = .milliseconds(length + 5_000 + random.upTo(10_000))
+        draft.keepalive = keepalive
+        draft.durationSeconds = max(draft.durationSeconds, (start + length) / 1_000 + 15)
+        return "\(name) grace \(keepalive.reconnectGrace), " + cut(&draft, name, .downlink, from: start, to: start + length)
     }
 }
