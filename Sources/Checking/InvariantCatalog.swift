@@ -41,6 +41,7 @@ struct CatalogMonitors: Sendable {
     var exchangeOrigin = ExchangeOriginMonitor()
     var disconnectError = DisconnectErrorMonitor()
     var overlappingJoin = OverlappingJoinMonitor()
+    var tokenReuse = TokenReuseMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -74,6 +75,7 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&exchangeOrigin)
         visitor.visit(&disconnectError)
         visitor.visit(&overlappingJoin)
+        visitor.visit(&tokenReuse)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -107,5 +109,6 @@ struct CatalogMonitors: Sendable {
         reader.read(exchangeOrigin)
         reader.read(disconnectError)
         reader.read(overlappingJoin)
+        reader.read(tokenReuse)
     }
 }

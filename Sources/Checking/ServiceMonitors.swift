@@ -47,7 +47,7 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
     /// delivered on it, counted here from the trace (a pong the service delivers is on the
     /// connection it holds; one from an older connection is discarded, not delivered). The
     /// count starts at zero on each new connection, whatever the service's own counter says.
-    private var pongsHeard: [String: (epoch: Int, count: Int)] = [:]
+    private var pongsHeard: [String: PongsHeard] = [:]
     /// Whether the connections were read from the world in the current step (the world does
     /// not change within a step, so a second read would find the same connections).
     private var syncedThisStep = false
@@ -68,7 +68,7 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
             countPong(from: event.peer, world: world)
         case .service(.ejected(let id, let reason)), .service(.interrupted(let id, let reason)):
             if let number = Self.unansweredPing(reason), let heard = pongsHeard[id], heard.count >= number {
-                found.append(violation(event, index: index, "\(id) answered ping \(number) in time (\(heard.count) pongs heard on connection \(heard.epoch)), yet the service dropped it for that ping"))
+                found.append(violation(event, index: index, "\(id) answered ping \(number) in time (\(heard.count) pongs heard on connection \(heard.connection.epoch)), yet the service dropped it for that ping"))
             }
         default:
             break
@@ -77,19 +77,23 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
         syncedThisStep = true
         // Field by field, not a copy of each participant (this runs on every server step).
         let participants = world.server.participants
-        for index in participants.indices where pongsHeard[participants[index].info.participantId]?.epoch != participants[index].epoch {
-            pongsHeard[participants[index].info.participantId] = (participants[index].epoch, 0)
+        for index in participants.indices {
+            let connection = PongsHeard.Connection(of: participants, at: index)
+            guard pongsHeard[participants[index].info.participantId]?.connection != connection else { continue }
+            pongsHeard[participants[index].info.participantId] = PongsHeard(connection: connection, count: 0)
         }
         return found
     }
 
     /// One more pong heard on the connection the service holds for the client named `peer`.
     private mutating func countPong(from peer: String?, world: World) {
+        let participants = world.server.participants
         guard let peer, let client = world.clientIndex(named: peer),
-              let participant = world.server.participants.first(where: { $0.clientIndex == client }) else { return }
-        let id = participant.info.participantId
-        let known = pongsHeard[id].flatMap { $0.epoch == participant.epoch ? $0.count : nil } ?? 0
-        pongsHeard[id] = (participant.epoch, known + 1)
+              let index = participants.firstIndex(where: { $0.clientIndex == client }) else { return }
+        let id = participants[index].info.participantId
+        let connection = PongsHeard.Connection(of: participants, at: index)
+        let known = pongsHeard[id].flatMap { $0.connection == connection ? $0.count : nil } ?? 0
+        pongsHeard[id] = PongsHeard(connection: connection, count: known + 1)
     }
 
     public func finish(world: World) -> [Violation] {
@@ -110,8 +114,9 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
         writer.writeUnordered(world.server.participants) { writer, participant in
             writer.writeName(participant.info.participantId)
             guard let heard = pongsHeard[participant.info.participantId] else { return writer.write(UInt8(0)) }
-            writer.write(UInt8(heard.epoch == participant.epoch ? 1 : 2))
-            if heard.epoch == participant.epoch { writer.write(participant.pongsHeard - heard.count) }
+            let current = heard.connection == PongsHeard.Connection(clientIndex: participant.clientIndex, epoch: participant.epoch)
+            writer.write(UInt8(current ? 1 : 2))
+            if current { writer.write(participant.pongsHeard - heard.count) }
         }
     }
 
@@ -150,9 +155,33 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
     /// Pings of participant `index`'s connection answered before the current event, by the
     /// pongs counted here.
     private func answered(_ participants: [ServerParticipant], _ index: Int) -> Int {
-        guard let heard = pongsHeard[participants[index].info.participantId], heard.epoch == participants[index].epoch else { return 0 }
+        guard let heard = pongsHeard[participants[index].info.participantId], heard.connection == PongsHeard.Connection(of: participants, at: index) else { return 0 }
         return heard.count
     }
+}
+
+/// The pongs `KeepaliveVerdictMonitor` has counted on one connection (SIG-6): the client
+/// holding the participant id and its connection number, as two clients may share a token's
+/// participant id (TOK-10) and each numbers its own connections.
+private struct PongsHeard: Sendable {
+    struct Connection: Equatable, Sendable {
+        var clientIndex: Int
+        var epoch: Int
+
+        init(clientIndex: Int, epoch: Int) {
+            self.clientIndex = clientIndex
+            self.epoch = epoch
+        }
+
+        /// The connection the service holds for `participants[index]`, read in place.
+        init(of participants: [ServerParticipant], at index: Int) {
+            clientIndex = participants[index].clientIndex
+            epoch = participants[index].epoch
+        }
+    }
+
+    var connection: Connection
+    var count: Int
 }
 
 /// STG-3: a join that gets no answer for the whole retry window ends in `disconnected` with

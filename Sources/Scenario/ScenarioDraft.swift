@@ -21,6 +21,9 @@ public struct ScenarioDraft: Hashable, Sendable {
         /// A token `topic` or `resource` naming another stage; nil: this stage's (TOK-1).
         public var tokenTopic: String?
         public var tokenResource: String?
+        /// The token's `jti` when it is not the participant's name: another participant's, for
+        /// one token joined from two clients (TOK-10); nil: its name.
+        public var tokenJti: String?
         /// Who signs its join token: the app's key pair, or the service (a token from the
         /// CreateParticipantToken API, which cannot be exchanged, TOK-3).
         public var tokenSignedBy = TokenSigner.app
@@ -187,7 +190,7 @@ extension ScenarioDraft.Participant {
     /// this strategy, and defaults for everything else; `network` is the scenario's link.
     func spec(network: LinkConditions) -> ParticipantSpec {
         var claims = StageKeys.claims(
-            participantId: name, stageId: ScenarioDraft.stageId, userId: userId, attributes: attributes, capabilities: capabilities
+            participantId: tokenJti ?? name, stageId: ScenarioDraft.stageId, userId: userId, attributes: attributes, capabilities: capabilities
         )
         if let tokenExpiresAtSeconds { claims.expiresAtSeconds = tokenExpiresAtSeconds }
         if let tokenTopic { claims.topic = tokenTopic }
@@ -218,6 +221,7 @@ extension ScenarioDraft.Participant {
         if let tokenExpiresAtSeconds { keys.append("tokenExpiresAt: \(tokenExpiresAtSeconds)s") }
         if let tokenTopic { keys.append("tokenTopic: \(TraceText.json(tokenTopic))") }
         if let tokenResource { keys.append("tokenResource: \(TraceText.json(tokenResource))") }
+        if let tokenJti { keys.append("tokenJti: \(tokenJti)") }
         if tokenSignedBy != .app { keys.append("tokenSignedBy: \(tokenSignedBy.rawValue)") }
         if let latency { keys.append("network: {latency: \(latency)}") }
         if let joinRetry { keys.append("joinRetry: {attemptTimeout: \(joinRetry.attemptTimeout), window: \(joinRetry.window)}") }
@@ -238,6 +242,7 @@ extension ScenarioDraft.Participant {
         if let tokenExpiresAtSeconds { extras.append("exp=\(tokenExpiresAtSeconds)s") }
         if let tokenTopic { extras.append("topic=\(tokenTopic)") }
         if let tokenResource { extras.append("resource=\(tokenResource)") }
+        if let tokenJti { extras.append("jti=\(tokenJti)") }
         if tokenSignedBy != .app { extras.append("signedBy=\(tokenSignedBy.rawValue)") }
         if let latency { extras.append("latency=\(latency)") }
         if let joinRetry { extras.append("joinRetry=\(joinRetry.attemptTimeout)/\(joinRetry.window)") }

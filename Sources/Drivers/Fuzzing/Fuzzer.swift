@@ -90,6 +90,7 @@ public struct ScenarioShrinker: Sendable {
     static let participantResets: [@Sendable (inout ScenarioDraft.Participant) -> Void] = [
         { $0.tokenExpiresAtSeconds = nil },
         { $0.tokenTopic = nil; $0.tokenResource = nil },
+        { $0.tokenJti = nil },
         { $0.latency = nil },
         { $0.joinRetry = nil },
         { $0.audioFallback = true },

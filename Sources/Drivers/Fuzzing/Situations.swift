@@ -37,7 +37,9 @@ import StageWorld
 ///   while that join is still unanswered: the first attempt is cancelled (STG-3);
 /// - kept reconnect cut (12%): a publisher's downlink is cut until the service has dropped one
 ///   of its reconnect connections, under a reconnect grace longer than the cut, so the
-///   service keeps it and then drops its reconnect connection too (SIG-6, SUB-4, NET-3).
+///   service keeps it and then drops its reconnect connection too (SIG-6, SUB-4, NET-3);
+/// - token reused (8%): a second client joins with the target's token (its jti and claims)
+///   2-10 s after the target's join, which ejects the target's connection (TOK-10).
 struct Situations {
     private var random: SplitMix64
     /// Whether this seed draws a full stage: it decides the participant count.
@@ -68,6 +70,7 @@ struct Situations {
             ("service-issued token", 10, { $0.serviceIssuedToken(&$1, $2) }),
             ("join called twice", 10, { $0.joinCalledTwice(&$1, $2) }),
             ("kept reconnect cut", 12, { $0.keptReconnectCut(&$1, $2) }),
+            ("token reused", 8, { $0.tokenReused(&$1, $2) }),
         ]
         for kind in kinds {
             guard random.percentChance(kind.percent) else {
@@ -330,5 +333,23 @@ struct Situations {
         draft.keepalive = keepalive
         draft.durationSeconds = max(draft.durationSeconds, (start + length) / 1_000 + 15)
         return "\(name) grace \(keepalive.reconnectGrace), " + cut(&draft, name, .downlink, from: start, to: start + length)
+    }
+
+    /// TOK-10: the next participant joins with the target's token (the same jti, user id,
+    /// attributes and capabilities) 2-10 s after the target's join, while the target is most
+    /// likely connected: the service ejects the target's connection and everyone else sees
+    /// the old connection leave and the new one join.
+    private mutating func tokenReused(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        guard draft.participants.count > 1 else { return "needs two participants" }
+        let other = (target + 1) % draft.participants.count
+        let original = draft.participants[target]
+        draft.participants[other].tokenJti = original.name
+        draft.participants[other].userId = original.userId
+        draft.participants[other].attributes = original.attributes
+        draft.participants[other].capabilities = original.capabilities
+        let name = draft.participants[other].name
+        let join = Self.joinTime(of: original.name, in: draft) + 2_000 + random.upTo(8_000)
+        if let first = draft.steps.firstIndex(where: { $0.participant == name && $0.call == .join }) { draft.steps[first].atMilliseconds = join }
+        return "\(name) joins with \(original.name)'s token at \(VirtualDuration.milliseconds(join))"
     }
 }
