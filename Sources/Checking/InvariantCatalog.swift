@@ -41,6 +41,9 @@ struct CatalogMonitors: Sendable {
     var exchangeOrigin = ExchangeOriginMonitor()
     var disconnectError = DisconnectErrorMonitor()
     var overlappingJoin = OverlappingJoinMonitor()
+    var publishedMute = PublishedMuteMonitor()
+    var qualityFallback = QualityFallbackMonitor()
+    var leave = LeaveMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -74,6 +77,9 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&exchangeOrigin)
         visitor.visit(&disconnectError)
         visitor.visit(&overlappingJoin)
+        visitor.visit(&publishedMute)
+        visitor.visit(&qualityFallback)
+        visitor.visit(&leave)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -107,5 +113,8 @@ struct CatalogMonitors: Sendable {
         reader.read(exchangeOrigin)
         reader.read(disconnectError)
         reader.read(overlappingJoin)
+        reader.read(publishedMute)
+        reader.read(qualityFallback)
+        reader.read(leave)
     }
 }

@@ -38,16 +38,19 @@ public struct SubscribeEnforcementMonitor: InvariantMonitor {
 /// SIG-6: the service's keepalive decides a connection by its pongs. A connection whose pong
 /// for ping `n` has not arrived `pongTimeout` after the ping is dropped (ejected, or kept as
 /// interrupted) then, and is never held open past that deadline; a connection that answered
-/// ping `n` in time is never dropped for it. Pongs answer pings in order.
+/// ping `n` in time is never dropped for it. Pongs answer pings in order. The pongs are
+/// counted here, per connection, from the pongs the service was handed (`delivered` at the
+/// server), not read from the service's own counter, so a service that keeps an earlier
+/// connection's pongs for a new one (and so never drops it) is caught.
 public struct KeepaliveVerdictMonitor: InvariantMonitor {
     public var name: String { "pong-deadline-decides-the-connection" }
     public var summary: String { "a connection whose pong is pongTimeout late is dropped at the deadline, and one that answered in time is not dropped for it" }
     public var rules: [String] { ["SIG-6"] }
-    /// Per participant id: the connection and how many pongs the service had heard on it at
-    /// the last observed service-side event.
+    /// Per participant id: its connection as last seen, and how many pongs the service was
+    /// handed on that connection.
     private var pongsHeard: [String: (epoch: Int, count: Int)] = [:]
-    /// Whether `pongsHeard` was read from the world in the current step (the world does not
-    /// change within a step, so a second read would find the same counts).
+    /// Whether the connections were read from the world in the current step (the world does
+    /// not change within a step, so a second read would find the same connections).
     private var syncedThisStep = false
 
     public init() {}
@@ -63,6 +66,7 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
         switch event.kind {
         case .delivered(.pong, _):
             found += overdue(world).map { violation(event, index: index, $0) }
+            countPong(from: event.peer, world: world)
         case .service(.ejected(let id, let reason)), .service(.interrupted(let id, let reason)):
             if let number = Self.unansweredPing(reason), let heard = pongsHeard[id], heard.count >= number {
                 found.append(violation(event, index: index, "\(id) answered ping \(number) in time (\(heard.count) pongs heard on connection \(heard.epoch)), yet the service dropped it for that ping"))
@@ -72,38 +76,44 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
         }
         guard !syncedThisStep else { return found }
         syncedThisStep = true
-        // Field by field, not a copy of each participant (this runs on every server step).
+        // A participant on a new connection has heard no pong on it yet. Field by field, not a
+        // copy of each participant (this runs on every server step).
         let participants = world.server.participants
         for index in participants.indices {
-            let id = participants[index].info.participantId
-            let epoch = participants[index].epoch, heard = participants[index].pongsHeard
-            let known = pongsHeard[id]
-            guard known?.epoch != epoch || known?.count != heard else { continue }
-            pongsHeard[id] = (epoch, heard)
+            let id = participants[index].info.participantId, epoch = participants[index].epoch
+            guard let known = pongsHeard[id], known.epoch != epoch else { continue }
+            pongsHeard[id] = (epoch, 0)
         }
         return found
+    }
+
+    /// A pong handed to the service from `sender` (a pong on a connection the service no
+    /// longer holds is discarded, not delivered): one more on that participant's connection.
+    private mutating func countPong(from sender: String?, world: World) {
+        guard let sender, let client = world.clientIndex(named: sender),
+              let participant = world.server.participants.first(where: { $0.clientIndex == client }) else { return }
+        let id = participant.info.participantId
+        let known = pongsHeard[id].flatMap { $0.epoch == participant.epoch ? $0.count : nil } ?? 0
+        pongsHeard[id] = (participant.epoch, known + 1)
     }
 
     public func finish(world: World) -> [Violation] {
         overdue(world).map { Violation(invariant: name, rules: rules, time: world.now, observer: "server", eventIndex: nil, message: $0) }
     }
 
-    /// For each participant the service holds: whether the pongs heard are on its current
-    /// connection, and how many pongs it has heard since (the world writes its own counters
-    /// only as the pings unanswered, so the absolute counts stay out here too; a verdict
-    /// compares pong counts with ping numbers, and both differences are in the key). An entry
-    /// of a participant the service no longer holds is left out: it is read only when the
-    /// service drops that participant, which it must hold first, and every server-side event
-    /// while it is held refreshes the entry. When no participant held has an entry (keepalive
-    /// off) each would say nothing is heard, which the world implies, so nothing is written.
+    /// For each participant the service holds, how its own pong count differs from the pongs
+    /// counted here on its current connection (none in a run without a violation: the service
+    /// counts each pong it is handed and starts from zero on a new connection), so the
+    /// absolute counts stay out, as the world writes its own counters only as the pings
+    /// unanswered. An entry of an earlier connection counts as none. An entry of a participant
+    /// the service no longer holds is left out: it is read only when the service drops that
+    /// participant, which it must hold first, and a new connection resets it.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
         let participants = world.server.participants
-        guard participants.indices.contains(where: { pongsHeard[participants[$0].info.participantId] != nil }) else { return writer.write(UInt32(0)) }
-        writer.writeUnordered(world.server.participants) { writer, participant in
-            writer.writeName(participant.info.participantId)
-            guard let heard = pongsHeard[participant.info.participantId] else { return writer.write(UInt8(0)) }
-            writer.write(UInt8(heard.epoch == participant.epoch ? 1 : 2))
-            if heard.epoch == participant.epoch { writer.write(participant.pongsHeard - heard.count) }
+        let differing = participants.indices.filter { participants[$0].pongsHeard != counted(participants, $0) }
+        writer.writeUnordered(differing) { writer, index in
+            writer.writeName(participants[index].info.participantId)
+            writer.write(participants[index].pongsHeard - counted(participants, index))
         }
     }
 
@@ -140,9 +150,12 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
     }
 
     /// Pings of participant `index`'s connection answered before the current event.
-    private func answered(_ participants: [ServerParticipant], _ index: Int) -> Int {
+    private func answered(_ participants: [ServerParticipant], _ index: Int) -> Int { counted(participants, index) }
+
+    /// The pongs counted here on participant `index`'s current connection.
+    private func counted(_ participants: [ServerParticipant], _ index: Int) -> Int {
         guard let heard = pongsHeard[participants[index].info.participantId], heard.epoch == participants[index].epoch else { return 0 }
-        return min(heard.count, participants[index].pongsHeard)
+        return heard.count
     }
 }
 
