@@ -42,6 +42,9 @@ struct CatalogMonitors: Sendable {
     var disconnectError = DisconnectErrorMonitor()
     var overlappingJoin = OverlappingJoinMonitor()
     var tokenReuse = TokenReuseMonitor()
+    var publishedMute = PublishedMuteMonitor()
+    var qualityFallback = QualityFallbackMonitor()
+    var leave = LeaveMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -76,6 +79,9 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&disconnectError)
         visitor.visit(&overlappingJoin)
         visitor.visit(&tokenReuse)
+        visitor.visit(&publishedMute)
+        visitor.visit(&qualityFallback)
+        visitor.visit(&leave)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -110,5 +116,8 @@ struct CatalogMonitors: Sendable {
         reader.read(disconnectError)
         reader.read(overlappingJoin)
         reader.read(tokenReuse)
+        reader.read(publishedMute)
+        reader.read(qualityFallback)
+        reader.read(leave)
     }
 }

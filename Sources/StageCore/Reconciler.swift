@@ -22,6 +22,9 @@ public struct StrategyQueryReport: Hashable, Sendable {
     public var changedSubscribeAnswers: [String] = []
     /// Whether the shouldPublish answer or the returned streams changed.
     public var publishAnswersChanged = false
+    /// The streams streamsToPublish returned, as returned (with their own mute states), when
+    /// it was asked: the strategy's answer itself, whatever the SDK then did with it (LST-2).
+    public var streamsReturned: [LocalStream]?
 
     public init(canPublish: Bool) { self.canPublish = canPublish }
 
@@ -87,6 +90,7 @@ public enum Reconciler {
         }
         guard wantsToPublish else { return }
         let streams = strategy.streamsToPublish(for: view.local.info)
+        report.streamsReturned = streams
         if streams != view.local.streams {
             view.local.streams = streams
             report.publishAnswersChanged = true

@@ -176,6 +176,7 @@ struct MonitorKeyTests {
             "notify-metadata-reaches-everyone",
             "exchange-only-with-key-pair-tokens",
             "service-disconnections-name-their-error",
+            "quality-fallback-only-where-allowed", "leave-disconnects-at-once",
         ]
         let fresh = MonitorSet().monitors
         var contributed: Set<String> = []
