@@ -49,7 +49,7 @@ struct BreadthFirstSearch {
         var released = 0
         for start in stride(from: 0, to: level.entries.count, by: Self.chunkSize) {
             let chunk = start..<min(start + Self.chunkSize, level.entries.count)
-            let slices = expand(chunk.map { level.work(at: $0, paths: ledger.paths) })
+            let slices = expand(chunk, of: level)
             let keptBefore = next.parents.count
             let (found, full) = merge(slices, into: &next, keepingParents: keepingParents)
             ledger.peakFrontierNodes = max(ledger.peakFrontierNodes, level.parents.count - released + keptBefore + slices.reduce(0) { $0 + $1.children.count })
@@ -63,19 +63,23 @@ struct BreadthFirstSearch {
         return (next, nil, false)
     }
 
-    /// Every successor of every state of `work`, per slice, skipping states seen in earlier
-    /// levels and chunks.
-    private func expand(_ work: [Frontier.Work]) -> [SliceExpansion] {
-        let slices = stride(from: 0, to: work.count, by: Self.sliceSize).map { $0..<min($0 + Self.sliceSize, work.count) }
+    /// Every successor of every state of `chunk` (positions in `level`), per slice, skipping
+    /// states seen in earlier levels and chunks. Each worker gathers what it needs to
+    /// re-derive its slice's states (`Frontier.work`) itself: nothing is copied per state
+    /// before the workers start.
+    private func expand(_ chunk: Range<Int>, of level: Frontier) -> [SliceExpansion] {
+        let slices = stride(from: chunk.lowerBound, to: chunk.upperBound, by: Self.sliceSize).map { $0..<min($0 + Self.sliceSize, chunk.upperBound) }
         let results = Mutex([SliceExpansion](repeating: SliceExpansion(), count: slices.count))
         let cursor = Mutex(0)
         let checker = checker
         let visited = ledger.visited
+        let paths = ledger.paths
         let mutant = Mutants.current
         DispatchQueue.concurrentPerform(iterations: max(1, min(checker.options.jobs, slices.count))) { _ in
             Mutants.withMutant(mutant) {
                 while let slice = Self.claim(cursor, below: slices.count) {
-                    let expansion = Self.expand(work[slices[slice]], checker: checker, visited: visited)
+                    let work = slices[slice].map { level.work(at: $0, paths: paths) }
+                    let expansion = Self.expand(work, checker: checker, visited: visited)
                     results.withLock { $0[slice] = expansion }
                 }
             }
@@ -87,7 +91,7 @@ struct BreadthFirstSearch {
     /// already in `visited`, or met earlier in this slice (the merge admits that earlier one
     /// first), is kept as nil: counted, never admitted. No successor's node is kept; a state
     /// the merge admits is re-derived from its parent when its level is expanded.
-    private static func expand(_ work: ArraySlice<Frontier.Work>, checker: ModelChecker, visited: VisitedStates) -> SliceExpansion {
+    private static func expand(_ work: [Frontier.Work], checker: ModelChecker, visited: VisitedStates) -> SliceExpansion {
         var expansion = SliceExpansion()
         var metInSlice = Set<StateKey>()
         var scratch = CanonicalWriter(reservingCapacity: 4096)
