@@ -60,6 +60,8 @@ public struct ConvergenceMonitor: InvariantMonitor {
         violations(world, because: "nothing left in flight")
     }
 
+    public static var keyReads: WorldReads { [] }
+
     /// Writes nothing: its state (the last activity's time, whether a connection dropped) only
     /// feeds `finish`, the timed runs' check. In the model checker its verdict is
     /// `finishWhenQuiescent`, a predicate over the world alone.

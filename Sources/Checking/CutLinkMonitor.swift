@@ -52,6 +52,8 @@ public struct CutLinkMonitor: InvariantMonitor {
         return onLink && inDirection && partition.start <= time && time < partition.end
     }
 
+    public static var keyReads: WorldReads { [] }
+
     /// Stateless: each verdict reads only the event and the run's fault plan.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {}
 }

@@ -37,6 +37,8 @@ public struct DisconnectErrorMonitor: InvariantMonitor {
         return []
     }
 
+    public static var keyReads: WorldReads { [] }
+
     /// Writes nothing: the refusal being handled never outlives its action, since every
     /// action's trace opens with its own event (a host call, delivery, timer, loss or service
     /// event, never one of what a client's handling reports), which clears it before a later

@@ -44,6 +44,8 @@ public struct ExchangeOriginMonitor: InvariantMonitor {
         return []
     }
 
+    public static var keyReads: WorldReads { [] }
+
     /// Writes nothing: a token left from an earlier action is cleared by the opening event of
     /// any later action at the service before a verdict could read it.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {}

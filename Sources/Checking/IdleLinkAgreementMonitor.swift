@@ -55,6 +55,8 @@ public struct IdleLinkAgreementMonitor: InvariantMonitor {
         return found
     }
 
+    public static var keyReads: WorldReads { [] }
+
     /// The clients it no longer judges; between steps it holds nothing else.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
         writer.writeUnordered(heardInjectedFrames) { writer, name in writer.writeName(name) }

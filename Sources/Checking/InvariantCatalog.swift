@@ -120,4 +120,42 @@ struct CatalogMonitors: Sendable {
         reader.read(qualityFallback)
         reader.read(leave)
     }
+
+    /// `read` beside `earlier`, the catalog this one was copied from: each monitor with its
+    /// earlier copy, in the same order.
+    func readPairs<Reader: MonitorPairReader>(_ earlier: CatalogMonitors, _ reader: inout Reader) {
+        reader.read(joinLeave, earlier: earlier.joinLeave)
+        reader.read(streamAccounting, earlier: earlier.streamAccounting)
+        reader.read(rendererPicture, earlier: earlier.rendererPicture)
+        reader.read(subscribeAnswer, earlier: earlier.subscribeAnswer)
+        reader.read(publishCapability, earlier: earlier.publishCapability)
+        reader.read(silentRefresh, earlier: earlier.silentRefresh)
+        reader.read(visibility, earlier: earlier.visibility)
+        reader.read(subscriberLifecycle, earlier: earlier.subscriberLifecycle)
+        reader.read(subscriberVideo, earlier: earlier.subscriberVideo)
+        reader.read(capabilityChange, earlier: earlier.capabilityChange)
+        reader.read(exchangeImmutability, earlier: earlier.exchangeImmutability)
+        reader.read(tokenAdmission, earlier: earlier.tokenAdmission)
+        reader.read(convergence, earlier: earlier.convergence)
+        reader.read(idleLinkAgreement, earlier: earlier.idleLinkAgreement)
+        reader.read(liveConnection, earlier: earlier.liveConnection)
+        reader.read(publisherDrop, earlier: earlier.publisherDrop)
+        reader.read(subscribeEnforcement, earlier: earlier.subscribeEnforcement)
+        reader.read(secret, earlier: earlier.secret)
+        reader.read(keepaliveVerdict, earlier: earlier.keepaliveVerdict)
+        reader.read(joinRetryWindow, earlier: earlier.joinRetryWindow)
+        reader.read(reconnectSchedule, earlier: earlier.reconnectSchedule)
+        reader.read(publisherCapacity, earlier: earlier.publisherCapacity)
+        reader.read(publisherVideo, earlier: earlier.publisherVideo)
+        reader.read(tokenRefusalCode, earlier: earlier.tokenRefusalCode)
+        reader.read(cutLink, earlier: earlier.cutLink)
+        reader.read(notifyMetadata, earlier: earlier.notifyMetadata)
+        reader.read(exchangeOrigin, earlier: earlier.exchangeOrigin)
+        reader.read(disconnectError, earlier: earlier.disconnectError)
+        reader.read(overlappingJoin, earlier: earlier.overlappingJoin)
+        reader.read(tokenReuse, earlier: earlier.tokenReuse)
+        reader.read(publishedMute, earlier: earlier.publishedMute)
+        reader.read(qualityFallback, earlier: earlier.qualityFallback)
+        reader.read(leave, earlier: earlier.leave)
+    }
 }

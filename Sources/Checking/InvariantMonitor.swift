@@ -58,6 +58,11 @@ public protocol InvariantMonitor: Sendable {
     /// then splits a world state only for history the world does not keep. There is no
     /// default: a stateless monitor writes nothing and says so.
     func encodeState(into writer: inout CanonicalWriter, world: World)
+    /// The parts of the world `encodeState` reads. The model checker keeps a monitor's key
+    /// from a state to its successor while the monitor's state and these parts are unchanged
+    /// (`MonitorSet.updateStateHashes`), so a part left out here that the key reads would
+    /// merge states. By default everything.
+    static var keyReads: WorldReads { get }
 }
 
 extension InvariantMonitor {
@@ -68,6 +73,7 @@ extension InvariantMonitor {
     public mutating func endOfStep(world: World, lastEventIndex: Int, time: VirtualTime) -> [Violation] { [] }
     public func finish(world: World) -> [Violation] { [] }
     public func finishWhenQuiescent(world: World) -> [Violation] { finish(world: world) }
+    public static var keyReads: WorldReads { .everything }
 
     func violation(_ event: TraceEvent, index: Int?, _ message: String) -> Violation {
         Violation(invariant: name, rules: rules, time: event.time, observer: event.observer, eventIndex: index, message: message)
@@ -78,8 +84,8 @@ extension InvariantMonitor {
 /// their violations. The catalog's monitors are held as concrete values (`CatalogMonitors`),
 /// so a model-checker node copies them inline, with no existential box per monitor.
 public struct MonitorSet: Sendable {
-    private var catalog: CatalogMonitors?
-    private var custom: [any InvariantMonitor] = []
+    var catalog: CatalogMonitors?
+    var custom: [any InvariantMonitor] = []
     public private(set) var violations: [Violation] = []
     /// Numbers trace events for violations; no verdict depends on it, so no key holds it.
     private var eventCount = 0
@@ -140,7 +146,7 @@ public struct MonitorSet: Sendable {
     }
 
     /// Runs `reader` on every monitor in order without copying the set.
-    private func read<Reader: MonitorReader>(_ reader: inout Reader) {
+    func read<Reader: MonitorReader>(_ reader: inout Reader) {
         catalog?.read(&reader)
         for monitor in custom { reader.read(monitor) }
     }

@@ -54,6 +54,8 @@ public struct LiveConnectionMonitor: InvariantMonitor {
         }
     }
 
+    public static var keyReads: WorldReads { .clock }
+
     /// The clients in a disagreement (connected on a closed connection), each with how long
     /// it has lasted (now - since, as the world writes timers by their remaining time, never
     /// the clock), and those already reported for it. The timed half (noticed within the

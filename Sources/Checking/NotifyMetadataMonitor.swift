@@ -27,6 +27,8 @@ public struct NotifyMetadataMonitor: InvariantMonitor {
         return [violation(event, index: index, "connection.created announced \(info.participantId) with notify metadata \(told), but its app sent \(set)")]
     }
 
+    public static var keyReads: WorldReads { [] }
+
     /// Stateless: each verdict reads only the event and the clients' configuration.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {}
 }

@@ -55,6 +55,8 @@ public struct OverlappingJoinMonitor: InvariantMonitor {
         return [violation(expected.event, index: expected.index, "join() was told no connection state at all")]
     }
 
+    public static var keyReads: WorldReads { .clients }
+
     /// The observers whose renderers were last told other than what their client's view holds
     /// (`renderers-told-every-change` holds them equal after every step, so a run without a
     /// violation writes none), each with the state told, and the join awaiting its answer

@@ -36,6 +36,8 @@ public struct PublisherCapacityMonitor: InvariantMonitor {
         return []
     }
 
+    public static var keyReads: WorldReads { [] }
+
     /// Writes nothing: each verdict reads only the event and the world after its step.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {}
 }

@@ -31,6 +31,8 @@ public struct PublisherDropMonitor: InvariantMonitor {
         return []
     }
 
+    public static var keyReads: WorldReads { [] }
+
     /// The participant the last service step removed while publishing, if any (SUB-4).
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
         writer.writeOptionalName(leftWhilePublishing)

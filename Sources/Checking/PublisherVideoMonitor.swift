@@ -98,6 +98,8 @@ public struct PublisherVideoMonitor: InvariantMonitor {
         return found
     }
 
+    public static var keyReads: WorldReads { .clients }
+
     /// The subscribers told their publisher disabled video, as their difference from those the
     /// world's subscribers record as told (`announcedVideoDisabled`): the events the monitor
     /// reads are exactly those announcements, and a new stream's subscriber starts with none,

@@ -60,6 +60,8 @@ public struct ReconnectScheduleMonitor: InvariantMonitor {
         }
     }
 
+    public static var keyReads: WorldReads { .clock }
+
     /// How long ago each connected client last heard a ping, and how long until each
     /// reconnecting client's next attempt with its number: both durations, as the world writes
     /// its timers by their remaining time, never the clock, and both implied by the world's

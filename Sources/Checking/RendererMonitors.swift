@@ -70,6 +70,8 @@ public struct JoinLeaveOrderMonitor: InvariantMonitor {
         return wasAwaiting ? "\(renderer.name) about \(key.participantId) before its publishState published" : nil
     }
 
+    public static var keyReads: WorldReads { [] }
+
     /// The pairs joined, shown published, and awaiting `published` (RND-1..3).
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
         for pairs in [joined, remotePublished, awaitingPublished] { writer.writeUnordered(pairs) { $1.encode(into: &$0) } }
@@ -122,6 +124,8 @@ public struct StreamAccountingMonitor: InvariantMonitor {
         return []
     }
 
+    public static var keyReads: WorldReads { [] }
+
     /// The kinds added per pair (an empty set reads as no entry, so neither is written) and
     /// the pairs subscribed (RND-4, RND-5).
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
@@ -150,6 +154,8 @@ public struct SubscribeAnswerMonitor: InvariantMonitor {
         guard !forbidden.isEmpty else { return [] }
         return [violation(event, index: index, "added \(forbidden.map(\.kind.rawValue)) of \(who.participantId) while the strategy answers \(answer.rawValue)")]
     }
+
+    public static var keyReads: WorldReads { [] }
 
     /// Stateless: it reads the answer from the world at each event.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {}

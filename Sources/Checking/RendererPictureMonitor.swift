@@ -193,6 +193,8 @@ public struct RendererPictureMonitor: InvariantMonitor {
         return "[\(kinds.joined(separator: ", "))]"
     }
 
+    public static var keyReads: WorldReads { .clients }
+
     /// Each client's picture where it differs from what its view implies (`Picture(view)`;
     /// no picture reads as the initial one): empty in a run without a violation, so it splits
     /// no world state, and exact, since the world is in the key too. The per-step notes are

@@ -100,6 +100,8 @@ public struct SecretMonitor: InvariantMonitor {
         return text.count >= 16 ? text : nil
     }
 
+    public static var keyReads: WorldReads { [] }
+
     /// Writes nothing: the secrets are a function of the world. The declared ones come from
     /// the initial world (collected at the first event; before it there is nothing to judge),
     /// and the exchanged ones from the `exchangeToken` host calls taken, which the world's

@@ -28,6 +28,8 @@ public struct SubscribeEnforcementMonitor: InvariantMonitor {
         return []
     }
 
+    public static var keyReads: WorldReads { .pending }
+
     /// Where the next events' sequence numbers start, relative to the world's next sequence
     /// number (ever-growing sequence numbers stay out of the key, as in the world's encoding).
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
@@ -100,6 +102,8 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
         overdue(world).map { Violation(invariant: name, rules: rules, time: world.now, observer: "server", eventIndex: nil, message: $0) }
     }
 
+    public static var keyReads: WorldReads { .service }
+
     /// For each participant the service holds: whether the pongs heard are on its current
     /// connection, and how many pongs it has heard since (the world writes its own counters
     /// only as the pings unanswered, so the absolute counts stay out here too; a verdict
@@ -110,7 +114,9 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
     /// off) each would say nothing is heard, which the world implies, so nothing is written.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
         let participants = world.server.participants
-        guard participants.indices.contains(where: { pongsHeard[participants[$0].info.participantId] != nil }) else { return writer.write(UInt32(0)) }
+        guard !pongsHeard.isEmpty, participants.indices.contains(where: { pongsHeard[participants[$0].info.participantId] != nil }) else {
+            return writer.write(UInt32(0))
+        }
         writer.writeUnordered(world.server.participants) { writer, participant in
             writer.writeName(participant.info.participantId)
             guard let heard = pongsHeard[participant.info.participantId] else { return writer.write(UInt8(0)) }
@@ -220,6 +226,8 @@ public struct JoinRetryWindowMonitor: InvariantMonitor {
         var monitor = self
         return monitor.expired(at: world.now, index: nil, world: world)
     }
+
+    public static var keyReads: WorldReads { [] }
 
     /// The clients whose join window is open and those already reported (STG-3). The window's
     /// end is left out: it is a duration from the `join()` call, compared with the clock,

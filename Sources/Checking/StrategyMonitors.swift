@@ -30,6 +30,8 @@ public struct PublishCapabilityMonitor: InvariantMonitor {
 }
 
 extension PublishCapabilityMonitor {
+    public static var keyReads: WorldReads { [] }
+
     /// Stateless: it reads the service and the event.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {}
 }
@@ -88,6 +90,8 @@ public struct SilentRefreshMonitor: InvariantMonitor {
         guard event.observer == quietObserver, !isRetry else { return [] }
         return [violation(event, index: index, "refreshStrategy with unchanged answers emitted \(renderer.name)")]
     }
+
+    public static var keyReads: WorldReads { .clients }
 
     /// The retry allowed, and the observers whose own publish was last told `errored` (the only
     /// publish state a verdict reads), as their difference from the clients whose view holds an

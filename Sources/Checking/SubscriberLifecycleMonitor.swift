@@ -23,6 +23,8 @@ public struct SubscriberLifecycleMonitor: InvariantMonitor {
         return check.observe(subscription, subscriber.event).map { violation(event, index: index, $0) }
     }
 
+    public static var keyReads: WorldReads { [] }
+
     /// Each subscription's lifecycle facts (`SubscriberEventOrderCheck.trackFacts`), keyed by
     /// its observer, stream id (through the renaming) and subscriber number.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {

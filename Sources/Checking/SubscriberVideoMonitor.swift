@@ -21,6 +21,8 @@ public struct SubscriberVideoMonitor: InvariantMonitor {
         return [violation(event, index: index, "\(subscriber.event) about \(subscriber.streamId) under an audioOnly subscription")]
     }
 
+    public static var keyReads: WorldReads { [] }
+
     /// Stateless: it reads the observer's view at each event.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {}
 }

@@ -29,6 +29,8 @@ public struct TokenAdmissionMonitor: InvariantMonitor {
         return problems.map { violation(event, index: index, "the service took \(participantId)'s token, yet \($0)") }
     }
 
+    public static var keyReads: WorldReads { [] }
+
     /// Writes nothing: each verdict reads only the event and the world after its step.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {}
 }

@@ -57,6 +57,8 @@ public struct CapabilityChangeMonitor: InvariantMonitor {
         return [violation(event, index: index, message)]
     }
 
+    public static var keyReads: WorldReads { .clients }
+
     /// Each connected observer's known publish capability, and the observers publishing, each
     /// as its difference from the observer's view (`CanonicalWriter.writeDifference`: every
     /// event that sets them reads the view or tells the renderer what the view holds, so a run
@@ -136,6 +138,8 @@ public struct ExchangeImmutabilityMonitor: InvariantMonitor {
 }
 
 extension ExchangeImmutabilityMonitor {
+    public static var keyReads: WorldReads { .service }
+
     /// For each participant the service holds, its join token's immutable fields (TOK-4, as
     /// `changedField` compares them; no verdict reads the other claims)
     /// when they differ from those of the token the service holds now. In a run without a

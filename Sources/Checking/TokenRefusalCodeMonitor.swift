@@ -50,6 +50,8 @@ public struct TokenRefusalCodeMonitor: InvariantMonitor {
         return []
     }
 
+    public static var keyReads: WorldReads { [] }
+
     /// Writes nothing: the token it holds is emptied at the end of the step that delivered it.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {}
 }

@@ -94,6 +94,8 @@ public struct VisibilityMonitor: InvariantMonitor {
         }
     }
 
+    public static var keyReads: WorldReads { .clients }
+
     /// Metadata received and shown per pair and the observers told `disconnected`, each as its
     /// difference from what the observer's client holds (`CanonicalWriter.writeDifference`),
     /// and the pairs owed an update (VIS-1..4).

@@ -48,6 +48,29 @@ struct IncrementalFingerprintTests {
         }
     }
 
+    /// The checker keeps each monitor's key hash while the monitor's bytes and the parts of the
+    /// world its key reads (`InvariantMonitor.keyReads`) are unchanged: along the checker's own
+    /// steps, those hashes must equal every monitor's key hashed afresh, or a `keyReads` that
+    /// leaves out a part the key reads would merge two different states.
+    @Test("the monitor key hashes kept step by step equal a full rehash", arguments: scenarioPaths)
+    func monitorHashesEqualFull(path: String) throws {
+        let scenario = try ScenarioLoader.load(path: path)
+        let checker = ModelChecker(world: scenario.makeWorld(seed: scenario.seed), options: CheckOptions())
+        for walk in 0..<3 as Range<UInt64> {
+            var node = checker.root
+            var random = SplitMix64(seed: walk)
+            var scratch = CanonicalWriter()
+            for step in 0..<150 {
+                let actions = checker.actions(from: node)
+                guard !actions.isEmpty else { break }
+                let action = actions[Int(random.next() % UInt64(actions.count))]
+                node = checker.step(node, via: action, scratch: &scratch).node
+                let full = node.monitors.stateHashes(world: node.world, scratch: &scratch)
+                try #require(node.monitorHashes == full, "walk \(walk), step \(step), \(action): a monitor's key changed unnoticed")
+            }
+        }
+    }
+
     private static func allHashes(_ world: World, _ scratch: inout CanonicalWriter) -> [UInt64] {
         (0..<world.componentCount).map { world.componentHash($0, scratch: &scratch) }
     }

@@ -29,9 +29,8 @@ private func worldKeyedSearch(_ checker: ModelChecker, depth: Int) -> (violation
         var next: [ModelChecker.Node] = []
         for node in level {
             for action in checker.actions(from: node) {
-                let successor = checker.successor(of: node, via: action, scratch: &scratch)
+                let (successor, reached) = checker.successor(of: node, via: action, scratch: &scratch)
                 if let violation = successor.violation { return (violation, split) }
-                guard let reached = successor.node else { continue }
                 let world = encoding(of: reached, under: identity, monitors: false)
                 if let first = visited[world] {
                     if split == nil && encoding(of: first, under: identity, monitors: true) != encoding(of: reached, under: identity, monitors: true) {
@@ -66,7 +65,7 @@ private func fullKeyedNodes(_ checker: ModelChecker, depth: Int) -> [(node: Mode
     var level = [checker.root]
     var scratch = CanonicalWriter()
     for _ in 0..<depth {
-        level = level.flatMap { node in checker.actions(from: node).compactMap { checker.successor(of: node, via: $0, scratch: &scratch).node } }
+        level = level.flatMap { node in checker.actions(from: node).map { checker.successor(of: node, via: $0, scratch: &scratch).node } }
             .filter { node in
                 let key = bytes(node)
                 guard visited.insert(key).inserted else { return false }
@@ -176,7 +175,7 @@ struct MonitorKeyTests {
             "notify-metadata-reaches-everyone",
             "exchange-only-with-key-pair-tokens",
             "service-disconnections-name-their-error",
-            "quality-fallback-only-where-allowed", "leave-disconnects-at-once",
+            "quality-fallback-only-where-allowed", "leave-disconnects-at-once", "token-reuse-tells-the-earlier-holder",
         ]
         let fresh = MonitorSet().monitors
         var contributed: Set<String> = []

@@ -10,9 +10,9 @@ import Synchronization
 /// for any number of workers, and the first violation met is on a shortest path. The mutant
 /// switched on where the search starts is switched on in every worker too.
 ///
-/// The level waiting to be expanded is compact (`Frontier`): each state is its parent's slot
-/// and its own id, and a worker re-derives it (the parent stepped with the action the path
-/// table holds) when it expands it. A level is worked through in chunks of slices, merging
+/// The level waiting to be expanded is compact (`Frontier`): each state is its parent's slot,
+/// its own id and its hashes, and a worker re-derives it (the parent stepped with the action
+/// the path table holds, not hashed again) when it expands it. A level is worked through in chunks of slices, merging
 /// after each, so a parent is released as soon as its last child has been expanded.
 struct BreadthFirstSearch {
     let checker: ModelChecker
@@ -49,7 +49,7 @@ struct BreadthFirstSearch {
         var released = 0
         for start in stride(from: 0, to: level.entries.count, by: Self.chunkSize) {
             let chunk = start..<min(start + Self.chunkSize, level.entries.count)
-            let slices = expand(chunk.map { level.work(at: $0, paths: ledger.paths) })
+            let slices = expand(chunk, of: level)
             let keptBefore = next.parents.count
             let (found, full) = merge(slices, into: &next, keepingParents: keepingParents)
             ledger.peakFrontierNodes = max(ledger.peakFrontierNodes, level.parents.count - released + keptBefore + slices.reduce(0) { $0 + $1.children.count })
@@ -63,19 +63,23 @@ struct BreadthFirstSearch {
         return (next, nil, false)
     }
 
-    /// Every successor of every state of `work`, per slice, skipping states seen in earlier
-    /// levels and chunks.
-    private func expand(_ work: [Frontier.Work]) -> [SliceExpansion] {
-        let slices = stride(from: 0, to: work.count, by: Self.sliceSize).map { $0..<min($0 + Self.sliceSize, work.count) }
+    /// Every successor of every state of `chunk` (positions in `level`), per slice, skipping
+    /// states seen in earlier levels and chunks. Each worker gathers what it needs to
+    /// re-derive its slice's states (`Frontier.work`) itself: nothing is copied per state
+    /// before the workers start.
+    private func expand(_ chunk: Range<Int>, of level: Frontier) -> [SliceExpansion] {
+        let slices = stride(from: chunk.lowerBound, to: chunk.upperBound, by: Self.sliceSize).map { $0..<min($0 + Self.sliceSize, chunk.upperBound) }
         let results = Mutex([SliceExpansion](repeating: SliceExpansion(), count: slices.count))
         let cursor = Mutex(0)
         let checker = checker
         let visited = ledger.visited
+        let paths = ledger.paths
         let mutant = Mutants.current
         DispatchQueue.concurrentPerform(iterations: max(1, min(checker.options.jobs, slices.count))) { _ in
             Mutants.withMutant(mutant) {
                 while let slice = Self.claim(cursor, below: slices.count) {
-                    let expansion = Self.expand(work[slices[slice]], checker: checker, visited: visited)
+                    let work = slices[slice].map { level.work(at: $0, paths: paths) }
+                    let expansion = Self.expand(work, checker: checker, visited: visited)
                     results.withLock { $0[slice] = expansion }
                 }
             }
@@ -85,18 +89,17 @@ struct BreadthFirstSearch {
 
     /// Re-derives each state of `work` and computes its successors, in order. A successor
     /// already in `visited`, or met earlier in this slice (the merge admits that earlier one
-    /// first), is kept as nil: counted, never admitted. No successor keeps its node; a state
+    /// first), is kept as nil: counted, never admitted. No successor's node is kept; a state
     /// the merge admits is re-derived from its parent when its level is expanded.
-    private static func expand(_ work: ArraySlice<Frontier.Work>, checker: ModelChecker, visited: VisitedStates) -> SliceExpansion {
+    private static func expand(_ work: [Frontier.Work], checker: ModelChecker, visited: VisitedStates) -> SliceExpansion {
         var expansion = SliceExpansion()
         var metInSlice = Set<StateKey>()
         var scratch = CanonicalWriter(reservingCapacity: 4096)
         for item in work {
-            var node = item.action.map { checker.step(item.parent, via: $0, scratch: &scratch).node } ?? item.parent
+            var node = item.action.map { checker.rederive(item.parent, via: $0, hashes: item.hashes) } ?? item.parent
             node.id = item.id
             for action in checker.actions(from: node) {
-                var successor = checker.successor(of: node, via: action, scratch: &scratch)
-                successor.node = nil
+                let successor = checker.successor(of: node, via: action, scratch: &scratch).successor
                 let seen = successor.violation == nil && (visited.contains(successor.key) || !metInSlice.insert(successor.key).inserted)
                 expansion.successors.append(seen ? nil : successor)
             }
@@ -126,6 +129,7 @@ struct BreadthFirstSearch {
                     keptChildID = successor.parent
                 }
                 next.entries.append(Frontier.Entry(parent: keepingParents ? Int32(next.parents.count - 1) : -1, id: id))
+                if keepingParents { next.keepHashes(successor.hashes) }
                 if ledger.isFull { return (nil, true) }
             }
         }
@@ -147,8 +151,10 @@ struct BreadthFirstSearch {
 }
 
 /// A level waiting to be expanded: each of its states as the slot of its parent, held once
-/// for all its children, and its own id (the path table holds the action from the parent).
-/// A parent's slot is emptied once every state derived from it has been expanded.
+/// for all its children, its own id (the path table holds the action from the parent), and
+/// the hashes its key was made of (`ModelChecker.StateHashes`, flattened: 8 bytes a world
+/// component and a monitor), so that re-deriving it rehashes nothing. A parent's slot is
+/// emptied once every state derived from it has been expanded.
 struct Frontier {
     /// A state of the level: its parent's slot in `parents` (-1 when the level is never
     /// expanded) and its id in the path table.
@@ -158,16 +164,21 @@ struct Frontier {
     }
 
     /// What a worker needs to re-derive a state: its parent, the action from it (nil for the
-    /// initial world, which is its own parent) and its id.
+    /// initial world, which is its own parent), its id and its hashes.
     struct Work {
         var parent: ModelChecker.Node
         var action: Action?
         var id: Int32
+        var hashes: ModelChecker.StateHashes
     }
 
     var parents: [ModelChecker.Node?] = []
     /// In the merge's order, so parents' slots never decrease along it.
     var entries: [Entry] = []
+    /// Each entry's component hashes, then its monitor hashes, in the entries' order.
+    private var hashes: [UInt64] = []
+    private var componentCount = 0
+    private var monitorCount = 0
 
     init() {}
 
@@ -180,7 +191,22 @@ struct Frontier {
     func work(at index: Int, paths: PathTable) -> Work {
         let entry = entries[index]
         guard let parent = parents[Int(entry.parent)] else { preconditionFailure("parent \(entry.parent) released before its child \(entry.id) was expanded") }
-        return Work(parent: parent, action: paths.action(to: entry.id), id: entry.id)
+        return Work(parent: parent, action: paths.action(to: entry.id), id: entry.id, hashes: hashes(at: index))
+    }
+
+    /// Keeps the hashes of the entry just appended.
+    mutating func keepHashes(_ state: ModelChecker.StateHashes) {
+        (componentCount, monitorCount) = (state.components.count, state.monitors.count)
+        hashes.append(contentsOf: state.components)
+        hashes.append(contentsOf: state.monitors)
+    }
+
+    /// The hashes of entry `index`; none for the initial world, which is never re-derived.
+    private func hashes(at index: Int) -> ModelChecker.StateHashes {
+        let start = index * (componentCount + monitorCount)
+        guard start < hashes.count else { return ModelChecker.StateHashes(components: [], monitors: []) }
+        let middle = start + componentCount
+        return ModelChecker.StateHashes(components: Array(hashes[start..<middle]), monitors: Array(hashes[middle..<middle + monitorCount]))
     }
 }
 

@@ -22,12 +22,12 @@ struct DepthFirstSearch {
             guard depth < checker.options.maxDepth else { bound = "depth \(checker.options.maxDepth)"; continue }
             for action in checker.actions(from: node).reversed() {
                 ledger.generated += 1
-                var successor = checker.successor(of: node, via: action, scratch: &scratch)
+                let (successor, reached) = checker.successor(of: node, via: action, scratch: &scratch)
                 if let violation = successor.violation {
                     counterexample = Counterexample(actions: ledger.paths.path(to: node.id) + [action], violation: violation)
                     break search
                 }
-                guard let next = ledger.admit(&successor) else { continue }
+                guard let next = ledger.admit(successor, node: reached) else { continue }
                 stack.append((next, depth + 1))
                 ledger.peakFrontier = max(ledger.peakFrontier, stack.count)
                 ledger.peakFrontierNodes = ledger.peakFrontier

@@ -129,34 +129,45 @@ public struct ModelChecker: Sendable {
     }
 
     /// One state under exploration: the loop holding its world and monitors (recording
-    /// nothing), the drops its path used, and the hash of each world component
-    /// (`WorldComponents`), kept so that a successor rehashes only the components its action
-    /// changed.
+    /// nothing), the drops its path used, the hash of each world component
+    /// (`WorldComponents`) and of each monitor's state key (`MonitorSet.stateHashes`), kept
+    /// so that a successor rehashes only the components its action changed and the monitors
+    /// whose key may have changed.
     struct Node: Sendable {
         var loop: StepLoop
         var drops: Int
         var id: Int32
         var componentHashes: [UInt64]
+        var monitorHashes: [UInt64]
 
         var world: World { loop.world }
         var monitors: MonitorSet { loop.monitors }
     }
 
-    /// A successor of a node through one action, with its key and any violation on the way;
-    /// `node` is nil once the state is known to be visited already.
+    /// A successor of a node through one action: its key, any violation on the way, and the
+    /// hashes its key was made of, apart from the node itself (`successor(of:via:scratch:)`
+    /// returns both), so that the breadth-first search, which drops the node, holds no copy
+    /// of it and re-derives the state later without hashing it again (`Frontier`).
     struct Successor: Sendable {
         var parent: Int32
         var action: Action
-        var node: Node?
         var key: StateKey
         var orbitSize: Int
         var violation: Violation?
+        var hashes: StateHashes
+    }
+
+    /// A node's component hashes and monitor hashes (`Node`), apart from the node.
+    struct StateHashes: Sendable {
+        var components: [UInt64]
+        var monitors: [UInt64]
     }
 
     var root: Node {
         var scratch = CanonicalWriter(reservingCapacity: 4096)
         let hashes = (0..<initial.componentCount).map { initial.componentHash($0, scratch: &scratch) }
-        return Node(loop: StepLoop(world: initial, monitors: monitors), drops: 0, id: 0, componentHashes: hashes)
+        let monitorHashes = monitors.stateHashes(world: initial, scratch: &scratch)
+        return Node(loop: StepLoop(world: initial, monitors: monitors), drops: 0, id: 0, componentHashes: hashes, monitorHashes: monitorHashes)
     }
 
     /// The actions the search tries from `node`: drops only while the budget lasts.
@@ -166,40 +177,61 @@ public struct ModelChecker: Sendable {
         return all.filter { if case .drop = $0 { false } else { true } }
     }
 
-    /// Steps `node`'s loop with `action`, every monitor watching, and keys the result;
-    /// `scratch` is the caller's reusable encoding buffer.
-    func successor(of node: Node, via action: Action, scratch: inout CanonicalWriter) -> Successor {
+    /// Steps `node`'s loop with `action`, every monitor watching, and keys the result: the
+    /// successor and its node. `scratch` is the caller's reusable encoding buffer.
+    func successor(of node: Node, via action: Action, scratch: inout CanonicalWriter) -> (successor: Successor, node: Node) {
         let (next, step) = self.step(node, via: action, scratch: &scratch)
         var violation = step.violations.first
         if violation == nil && next.loop.world.isQuiescent {
             violation = next.loop.monitors.quiescentViolations(world: next.loop.world).first
         }
         let (key, orbit) = self.key(of: next, scratch: &scratch)
-        return Successor(parent: node.id, action: action, node: next, key: key, orbitSize: orbit, violation: violation)
+        let hashes = StateHashes(components: next.componentHashes, monitors: next.monitorHashes)
+        return (Successor(parent: node.id, action: action, key: key, orbitSize: orbit, violation: violation, hashes: hashes), next)
     }
 
     /// `node` stepped with `action`, every monitor watching, with the hashes of the components
-    /// the action changed recomputed; and what the step did. No key: the breadth-first search
+    /// the action changed and of the monitors' keys that may have changed recomputed; and what
+    /// the step did. No key: the breadth-first search
     /// re-derives a state it has keyed already this way (`BreadthFirstSearch.Frontier`).
     func step(_ node: Node, via action: Action, scratch: inout CanonicalWriter) -> (node: Node, outcome: StepOutcome) {
         var next = node
         let outcome = next.loop.step(action)
         if case .drop = action { next.drops += 1 }
-        for component in next.componentHashes.indices where outcome.changed.contains(component: component) {
-            next.componentHashes[component] = next.loop.world.componentHash(component, scratch: &scratch)
-        }
+        rehash(&next, changedBy: outcome, from: node, scratch: &scratch)
         return (next, outcome)
     }
 
-    /// The state's key: the drops used, the world and the monitors' state: the world as the
-    /// combined component hashes (no symmetry, fingerprints), or everything as the smallest encoding over the symmetry group (`Symmetry`);
+    /// `node` stepped with `action` into a state whose hashes are known already: the
+    /// breadth-first search re-deriving a state it keyed when it generated it (`Frontier`).
+    func rederive(_ node: Node, via action: Action, hashes: StateHashes) -> Node {
+        var next = node
+        next.loop.step(action)
+        if case .drop = action { next.drops += 1 }
+        (next.componentHashes, next.monitorHashes) = (hashes.components, hashes.monitors)
+        return next
+    }
+
+    /// Recomputes the hashes of `next`, just stepped from `node`, that the step may have
+    /// changed: the components it reports, and the monitors' keys (`MonitorSet.updateStateHashes`).
+    private func rehash(_ next: inout Node, changedBy outcome: StepOutcome, from node: Node, scratch: inout CanonicalWriter) {
+        for component in next.componentHashes.indices where outcome.changed.contains(component: component) {
+            next.componentHashes[component] = next.loop.world.componentHash(component, scratch: &scratch)
+        }
+        let changed = WorldReads(changed: outcome.changed, clientCount: next.world.clients.count, clockMoved: next.world.now != node.world.now)
+        next.loop.monitors.updateStateHashes(&next.monitorHashes, since: node.loop.monitors, world: next.loop.world, changed: changed, scratch: &scratch)
+    }
+
+    /// The state's key: the drops used, the world and the monitors' state: the world and the
+    /// monitors as the combined component and monitor hashes (no symmetry, fingerprints), or
+    /// everything as the smallest encoding over the symmetry group (`Symmetry`);
     /// and how many distinct images the state has (its orbit).
     func key(of node: Node, scratch: inout CanonicalWriter) -> (StateKey, Int) {
         guard !symmetry.isTrivial || options.exact else {
             scratch.reset()
             scratch.write(node.drops)
             for hash in node.componentHashes { scratch.write(hash) }
-            node.loop.monitors.encodeState(into: &scratch, world: node.loop.world)
+            for hash in node.monitorHashes { scratch.write(hash) }
             return (StateKey(fingerprint: XXH3.hash64(scratch.bytes), bytes: []), 1)
         }
         let identity = Symmetry.Permutation.identity
@@ -272,10 +304,10 @@ struct SearchLedger {
 
     var seconds: Double { (clock.now - start).totalSeconds }
 
-    /// Records a successor; returns its node, moved out of it, to explore, or nil when it was
-    /// seen before.
-    mutating func admit(_ successor: inout ModelChecker.Successor) -> ModelChecker.Node? {
-        guard successor.node != nil, let id = record(successor), var node = successor.node.take() else { return nil }
+    /// Records a successor; returns its node, with its id, to explore, or nil when it was seen
+    /// before.
+    mutating func admit(_ successor: ModelChecker.Successor, node: consuming ModelChecker.Node) -> ModelChecker.Node? {
+        guard let id = record(successor) else { return nil }
         node.id = id
         return node
     }
