@@ -45,6 +45,7 @@ struct CatalogMonitors: Sendable {
     var publishedMute = PublishedMuteMonitor()
     var qualityFallback = QualityFallbackMonitor()
     var leave = LeaveMonitor()
+    var layerChoice = LayerChoiceMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -82,6 +83,7 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&publishedMute)
         visitor.visit(&qualityFallback)
         visitor.visit(&leave)
+        visitor.visit(&layerChoice)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -119,6 +121,7 @@ struct CatalogMonitors: Sendable {
         reader.read(publishedMute)
         reader.read(qualityFallback)
         reader.read(leave)
+        reader.read(layerChoice)
     }
 
     /// `read` beside `earlier`, the catalog this one was copied from: each monitor with its
@@ -157,5 +160,6 @@ struct CatalogMonitors: Sendable {
         reader.read(publishedMute, earlier: earlier.publishedMute)
         reader.read(qualityFallback, earlier: earlier.qualityFallback)
         reader.read(leave, earlier: earlier.leave)
+        reader.read(layerChoice, earlier: earlier.layerChoice)
     }
 }

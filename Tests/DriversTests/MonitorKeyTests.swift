@@ -176,6 +176,7 @@ struct MonitorKeyTests {
             "exchange-only-with-key-pair-tokens",
             "service-disconnections-name-their-error",
             "quality-fallback-only-where-allowed", "leave-disconnects-at-once", "token-reuse-tells-the-earlier-holder",
+            "received-layer-follows-preferences",
         ]
         let fresh = MonitorSet().monitors
         var contributed: Set<String> = []

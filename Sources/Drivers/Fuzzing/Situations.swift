@@ -39,7 +39,9 @@ import StageWorld
 ///   of its reconnect connections, under a reconnect grace longer than the cut, so the
 ///   service keeps it and then drops its reconnect connection too (SIG-6, SUB-4, NET-3);
 /// - token reused (8%): a second client joins with the target's token (its jti and claims)
-///   2-10 s after the target's join, which ejects the target's connection (TOK-10).
+///   2-10 s after the target's join, which ejects the target's connection (TOK-10);
+/// - layer preferences (15%): a subscriber sets a preferred frame rate or resolution for a
+///   publisher, twice, at or around the sizes and rate of the publisher's layers (SUB-8).
 struct Situations {
     private var random: SplitMix64
     /// Whether this seed draws a full stage: it decides the participant count.
@@ -71,6 +73,7 @@ struct Situations {
             ("join called twice", 10, { $0.joinCalledTwice(&$1, $2) }),
             ("kept reconnect cut", 12, { $0.keptReconnectCut(&$1, $2) }),
             ("token reused", 8, { $0.tokenReused(&$1, $2) }),
+            ("layer preferences", 15, { $0.layerPreferences(&$1, $2) }),
         ]
         for kind in kinds {
             guard random.percentChance(kind.percent) else {
@@ -351,5 +354,32 @@ struct Situations {
         let join = Self.joinTime(of: original.name, in: draft) + 2_000 + random.upTo(8_000)
         if let first = draft.steps.firstIndex(where: { $0.participant == name && $0.call == .join }) { draft.steps[first].atMilliseconds = join }
         return "\(name) joins with \(original.name)'s token at \(VirtualDuration.milliseconds(join))"
+    }
+
+    /// SUB-8: the target subscribes with audio and video to the next participant, which
+    /// publishes; 3-8 s after both joined, and again 1-4 s later, it sets a preferred frame
+    /// rate (the layers' own 30 fps, or 15) or resolution (a layer's exact size, or one that
+    /// only one dimension of the large layer exceeds) for that publisher.
+    private mutating func layerPreferences(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        guard draft.participants.count > 1 else { return "needs two participants" }
+        let publisher = (target + 1) % draft.participants.count
+        draft.participants[publisher].capabilities.canPublish = true
+        draft.participants[publisher].publish = true
+        draft.participants[target].capabilities.canSubscribe = true
+        draft.participants[target].subscribe = .audioVideo
+        let (name, publisherName) = (draft.participants[target].name, draft.participants[publisher].name)
+        var at = max(Self.joinTime(of: name, in: draft), Self.joinTime(of: publisherName, in: draft)) + 3_000 + random.upTo(5_000)
+        var calls: [String] = []
+        for _ in 0..<2 {
+            let sizes = [(width: 720, height: 1280), (width: 360, height: 640), (width: 720, height: 1000), (width: 400, height: 1280)]
+            let size = sizes[random.below(sizes.count)]
+            let call: ScriptCall = random.percentChance(50)
+                ? .setPreferredFrameRate(publisherId: publisherName, framesPerSecond: random.percentChance(70) ? 30 : 15)
+                : .setPreferredResolution(publisherId: publisherName, widthPixels: size.width, heightPixels: size.height)
+            draft.steps.append(.init(atMilliseconds: at, participant: name, call: call))
+            calls.append("\(call) at \(VirtualDuration.milliseconds(at))")
+            at += 1_000 + random.upTo(3_000)
+        }
+        return "\(name) for \(publisherName): " + calls.joined(separator: ", ")
     }
 }
