@@ -109,6 +109,7 @@ extension Client {
     /// a change made before media flows is told at connect. Idempotent; besides the end of
     /// `followSubscribers`, `remotePublished` runs it, since a publisher's stream change may
     /// give this client no renderer event at all (its video was never added under audioOnly).
+    /// SUB-7: the stream's `hasAudio` follows the publisher's audio the same way, untold.
     mutating func followPublisherMedia() -> [SubscriberTraceEvent] {
         var found: [SubscriberTraceEvent] = []
         for index in subscribers.indices where !subscribers[index].state.phase.isTerminal {
