@@ -73,8 +73,9 @@ public struct LayerChoiceMonitor: InvariantMonitor {
     }
 
     /// Larger means more pixels, then a higher frame rate, then a higher bitrate.
-    private static func rank(_ layer: OpenTokStream.Layer) -> (Int, Double, UInt64) {
-        (layer.width * layer.height, layer.framesPerSecond, layer.bitsPerSecond)
+    /// Pixels as a `Double`: a frame's layer sizes come from the wire and may be huge (SIG-8).
+    private static func rank(_ layer: OpenTokStream.Layer) -> (Double, Double, UInt64) {
+        (Double(layer.width) * Double(layer.height), layer.framesPerSecond, layer.bitsPerSecond)
     }
 
     /// Stateless: each verdict reads only the event and the subscriber it names.

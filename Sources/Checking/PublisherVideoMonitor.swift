@@ -74,8 +74,9 @@ public struct PublisherVideoMonitor: InvariantMonitor {
 
     /// Each `connected` subscriber of `client` (named `observer`) whose publisher, as its view
     /// holds it, publishes and sends unmuted video exactly when the subscriber was told it
-    /// disabled video, or sends unmuted audio exactly when its stream says it has none, in words. Reads the client's subscribers and remotes in place, field by
-    /// field (this runs for every observer of every step).
+    /// disabled video, or sends unmuted audio exactly when its stream says it has none, in
+    /// words. Reads the client's subscribers and remotes in place, field by field (this runs
+    /// for every observer of every step).
     private func disagreements(of observer: String, _ client: Client) -> [String] {
         let subscribers = client.subscribers, remotes = client.view.remotes
         var found: [String] = []

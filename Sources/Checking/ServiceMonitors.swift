@@ -173,21 +173,17 @@ private struct PongsHeard: Sendable {
     struct Connection: Equatable, Sendable {
         var clientIndex: Int
         var epoch: Int
-
-        init(clientIndex: Int, epoch: Int) {
-            self.clientIndex = clientIndex
-            self.epoch = epoch
-        }
-
-        /// The connection the service holds for `participants[index]`, read in place.
-        init(of participants: [ServerParticipant], at index: Int) {
-            clientIndex = participants[index].clientIndex
-            epoch = participants[index].epoch
-        }
     }
 
     var connection: Connection
     var count: Int
+}
+
+extension PongsHeard.Connection {
+    /// The connection the service holds for `participants[index]`, read in place.
+    init(of participants: [ServerParticipant], at index: Int) {
+        self.init(clientIndex: participants[index].clientIndex, epoch: participants[index].epoch)
+    }
 }
 
 /// STG-3: a join that gets no answer for the whole retry window ends in `disconnected` with

@@ -116,7 +116,10 @@ extension Client {
             // The remote's streams read in place: this runs for every subscriber at every step.
             guard let remote = view.index(of: subscribers[index].publisherId), view.remotes[remote].isPublishing else { continue }
             let published = view.remotes[remote].publishedStreams
-            subscribers[index].state.publisherAudioChanged(enabled: Self.sendsUnmuted(.audio, in: published))
+            // Written only on a change: a write would copy a subscriber list shared with the
+            // world this step started from (the model checker's parent state).
+            let sendsAudio = Self.sendsUnmuted(.audio, in: published)
+            if subscribers[index].state.stream.hasAudio != sendsAudio { subscribers[index].state.publisherAudioChanged(enabled: sendsAudio) }
             let sendsVideo = Self.sendsUnmuted(.video, in: published)
             guard subscribers[index].state.stream.hasVideo != sendsVideo else { continue }
             found += changeSlot(index) { $0.publisherVideoChanged(enabled: sendsVideo) }

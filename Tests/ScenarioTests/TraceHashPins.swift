@@ -78,6 +78,7 @@ enum TraceHashPins {
         "Scenarios/sub-5-resubscribe-told-video-disabled-again.yaml": "ddaf83230cac0fa3",
         "Scenarios/sub-6-8-publisher-properties-and-layers.yaml": "4951b5211177c2cb",
         "Scenarios/sub-7-has-audio-follows-audio-mute.yaml": "4e1c5a8b2dd6920d",
+        "Scenarios/sub-8-preference-at-a-layer-edge.yaml": "153156a8a924b7aa",
         "Scenarios/sub-7-stream-creation-time.yaml": "d639a5d11328ca35",
         "Scenarios/tok-1-bad-tokens-never-join.yaml": "b8973544380d9b3f",
         "Scenarios/tok-10-token-reuse.yaml": "c845092cb4078b8c",

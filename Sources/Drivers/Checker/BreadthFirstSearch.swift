@@ -12,8 +12,9 @@ import Synchronization
 ///
 /// The level waiting to be expanded is compact (`Frontier`): each state is its parent's slot,
 /// its own id and its hashes, and a worker re-derives it (the parent stepped with the action
-/// the path table holds, not hashed again) when it expands it. A level is worked through in chunks of slices, merging
-/// after each, so a parent is released as soon as its last child has been expanded.
+/// the path table holds, not hashed again) when it expands it. A level is worked through in
+/// chunks of slices, merging after each, so a parent is released as soon as its last child
+/// has been expanded.
 struct BreadthFirstSearch {
     let checker: ModelChecker
     private var ledger: SearchLedger

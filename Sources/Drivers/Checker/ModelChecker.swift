@@ -192,8 +192,7 @@ public struct ModelChecker: Sendable {
 
     /// `node` stepped with `action`, every monitor watching, with the hashes of the components
     /// the action changed and of the monitors' keys that may have changed recomputed; and what
-    /// the step did. No key: the breadth-first search
-    /// re-derives a state it has keyed already this way (`BreadthFirstSearch.Frontier`).
+    /// the step did. No key: the caller keys it (`key(of:scratch:)`) when it needs one.
     func step(_ node: Node, via action: Action, scratch: inout CanonicalWriter) -> (node: Node, outcome: StepOutcome) {
         var next = node
         let outcome = next.loop.step(action)
