@@ -57,6 +57,8 @@ public enum Mutant: String, CaseIterable, Sendable {
     case dropAnsweredConnection = "drop-answered-connection"
     /// STG-3: an unanswered join is retried forever, never reporting FAILED.
     case retryJoinForever = "retry-join-forever"
+    /// NET-2: a frame's transmission time on a narrow link counts its size in bytes, not bits.
+    case signalingBandwidthInBytes = "signaling-bandwidth-in-bytes"
 }
 
 /// The switch for mutants: a task-local, so a mutant is on only inside `withMutant`'s body (and

@@ -1,5 +1,6 @@
 import Foundation
 import Simulation
+import StageCore
 
 /// How a link's jitter is drawn (NET-2): uniform in `0...jitter`, or exponential with mean
 /// `jitter` (a long tail, capped at ten times the mean).
@@ -94,7 +95,8 @@ public struct Network: Hashable, Sendable {
         let slot = Self.direction(clientIndex: clientIndex, uplink: uplink)
         var departure = now
         if let capacity = conditions.signalingBitsPerSecond, capacity > 0 {
-            departure = max(now, directions[slot].busyUntil) + VirtualDuration(nanoseconds: UInt64(bytes) * 8 * 1_000_000_000 / UInt64(capacity))
+            let bits = UInt64(bytes) * (Mutants.isOn(.signalingBandwidthInBytes) ? 1 : 8)
+            departure = max(now, directions[slot].busyUntil) + VirtualDuration(nanoseconds: bits * 1_000_000_000 / UInt64(capacity))
             directions[slot].busyUntil = departure
         }
         let arrival = departure + conditions.latencyMean + jitter(conditions) + extraDelay
