@@ -20,7 +20,7 @@ public struct TransmissionTimeMonitor: InvariantMonitor {
     private var sending: [Int: Sending] = [:]
     /// Per limited direction, its client's connection and the number its next frame gets when
     /// the frames were last read: while none changes, nothing new is in flight.
-    private var numberedAtLastRead: [Int: Numbering] = [:]
+    private var numberedAtLastRead: [Numbering?] = []
     /// The clock at the last step the monitor saw: a frame not in flight then was sent at or
     /// after it (a step without events, such as the service's ping, is not shown to monitors,
     /// so a frame's own sending moment may lie between the two).
@@ -80,10 +80,13 @@ public struct TransmissionTimeMonitor: InvariantMonitor {
     /// Whether any limited direction numbered a frame, or started a new connection, since the
     /// frames in flight were last read (a cheap test that spares reading them every step).
     private mutating func numberedSinceLastRead(_ world: World) -> Bool {
+        let links = world.network.links
+        if numberedAtLastRead.count != 2 * links.count { numberedAtLastRead = Array(repeating: nil, count: 2 * links.count) }
         var changed = false
-        for client in world.network.links.indices where world.network.links[client].signalingBitsPerSecond ?? 0 > 0 {
-            for direction in [2 * client, 2 * client + 1] {
-                let next = Numbering(epoch: world.clients[client].epoch, nextSent: world.network.directions[direction].nextSent)
+        for client in links.indices where links[client].signalingBitsPerSecond ?? 0 > 0 {
+            let epoch = world.clients[client].epoch
+            for direction in 2 * client ... 2 * client + 1 {
+                let next = Numbering(epoch: epoch, nextSent: world.network.directions[direction].nextSent)
                 if numberedAtLastRead[direction] != next { changed = true }
                 numberedAtLastRead[direction] = next
             }
