@@ -108,7 +108,7 @@ struct RendererMirrorTests {
                 event.observer == name ? event.rendererEvent.map(Call.init) : nil
             }
             #expect(!expected.isEmpty)
-            let firstDifference = zip(renderer.calls, expected).firstIndex { $0 != $1 } ?? min(renderer.calls.count, expected.count)
+            let firstDifference = (0..<min(renderer.calls.count, expected.count)).first { renderer.calls[$0] != expected[$0] } ?? min(renderer.calls.count, expected.count)
             #expect(renderer.calls == expected, "seed \(seed), \(name): call \(firstDifference) is \(renderer.calls.dropFirst(firstDifference).first.map { "\($0)" } ?? "missing"), the trace says \(expected.dropFirst(firstDifference).first.map { "\($0)" } ?? "nothing")")
         }
         #expect(simulation.violations.isEmpty, "seed \(seed): \(simulation.violations)")
