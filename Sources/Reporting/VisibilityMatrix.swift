@@ -17,9 +17,12 @@ public enum Visibility: String, Codable, Sendable {
 
 /// The matrix the seed (ivs-token-exchange.it.txt) states, cell by cell: what the report's
 /// simulations must reproduce (SPEC VIS). Columns: mobile >= 1.37.0, and everything older.
+/// The columns are the seed's, written here by observer kind rather than read from the
+/// model's `SDKKind.hasMetadataUpdateEvent`, so a wrong threshold in the model is a cell that
+/// disagrees, not a table that moves with it.
 public enum SeedVisibilityTable {
     public static func expected(_ history: ParticipantHistory, _ observer: ObserverKind) -> (Visibility, via: String) {
-        let hasMetadataEvent = observer.sdk.hasMetadataUpdateEvent
+        let hasMetadataEvent = observer == .mobile137
         switch history {
         case .notPublishingThenPublishes:
             return (.visible, "participantDidJoin at first publish")

@@ -31,12 +31,18 @@ struct VisibilityCellTests {
         #expect(!cell([("participantMetadataDidUpdate", [1, 2])], observed: .visible).agrees)
     }
 
-    @Test("the seed's table: only mobile >= 1.37.0 sees an update of a participant that keeps publishing")
+    @Test("the seed's table, every cell: only mobile >= 1.37.0 sees an update of a participant that keeps publishing")
     func seedTable() {
-        #expect(SeedVisibilityTable.expected(.publishedNoRepublish, .mobile137).0 == .visible)
-        #expect(SeedVisibilityTable.expected(.publishedNoRepublish, .mobile136).0 == .notVisible)
-        #expect(SeedVisibilityTable.expected(.publishedThenRepublishes, .composition).0 == .conditional)
-        #expect(SeedVisibilityTable.expected(.notPublishingThenPublishes, .web).0 == .visible)
+        let seed: [ParticipantHistory: [ObserverKind: Visibility]] = [
+            .notPublishingThenPublishes: [.mobile137: .visible, .mobile136: .visible, .web: .visible, .composition: .visible],
+            .publishedNoRepublish: [.mobile137: .visible, .mobile136: .notVisible, .web: .notVisible, .composition: .notVisible],
+            .publishedThenRepublishes: [.mobile137: .visible, .mobile136: .conditional, .web: .conditional, .composition: .conditional],
+        ]
+        for history in ParticipantHistory.allCases {
+            for observer in ObserverKind.allCases {
+                #expect(SeedVisibilityTable.expected(history, observer).0 == seed[history]?[observer], "\(history) / \(observer)")
+            }
+        }
     }
 
     @Test("the Markdown and JSON of equal matrices are byte-identical")
