@@ -76,4 +76,24 @@ struct LinkStatisticsTests {
         #expect(Self.plausible(lost, of: lost + arrived, at: 0.2), "\(lost) lost of \(lost + arrived)")
         #expect(run.violations.isEmpty, "\(run.violations)")
     }
+
+    @Test("a lost transmission is sent again after the retransmission timeout, doubled for each earlier loss of it up to 64 times, plus the latency")
+    func retransmissionBackoff() throws {
+        let link = LinkConditions(latencyMean: .milliseconds(20), retransmissionTimeout: .milliseconds(200))
+        let client = ClientConfig(name: "ann", sdk: .mobile(SemanticVersion(1, 37, 0)), token: .raw(signedToken("ann")), strategy: StrategySpec())
+        var world = World(stageId: "stage-1", clients: [client], links: [:], defaultLink: link, seed: 4)
+        world.scheduleHostCall(.join, clientIndex: 0, at: .zero)
+        _ = world.apply(.fire(sequence: try #require(world.pending.entries.first).sequence))
+        func inFlight() throws -> (sequence: UInt64, due: VirtualTime) {
+            let entry = try #require(world.pending.entries.first { if case .delivery = $0.payload { true } else { false } })
+            return (entry.sequence, entry.due)
+        }
+        #expect(try inFlight().due == .milliseconds(20))
+        for earlierLosses in 0..<9 {
+            let lost = try inFlight()
+            _ = world.apply(.drop(sequence: lost.sequence))
+            let timeout = VirtualDuration.milliseconds(200 << UInt64(min(earlierLosses, 6)))
+            #expect(try inFlight().due == lost.due + timeout + .milliseconds(20), "after \(earlierLosses + 1) losses")
+        }
+    }
 }
