@@ -59,6 +59,8 @@ public enum Mutant: String, CaseIterable, Sendable {
     case retryJoinForever = "retry-join-forever"
     /// NET-2: a frame's transmission time on a narrow link counts its size in bytes, not bits.
     case signalingBandwidthInBytes = "signaling-bandwidth-in-bytes"
+    /// SIG-6: the stage service pings each connection every two ping intervals.
+    case slowKeepalivePings = "slow-keepalive-pings"
 }
 
 /// The switch for mutants: a task-local, so a mutant is on only inside `withMutant`'s body (and

@@ -58,7 +58,7 @@ extension ServerTimer {
     /// How long after it is set the timer fires.
     func delay(_ keepalive: KeepalivePolicy) -> VirtualDuration {
         switch self {
-        case .ping: keepalive.pingInterval
+        case .ping: Mutants.isOn(.slowKeepalivePings) ? keepalive.pingInterval * 2 : keepalive.pingInterval
         case .pongDeadline: keepalive.pongTimeout
         case .reconnectGrace: keepalive.reconnectGrace
         }
