@@ -45,6 +45,15 @@ public final class Stage {
     /// SIG-2: the `signaling_notify_metadata` of this stage's `connect`, which the service passes
     /// on to every other participant in `notify` connection.created. Read when the simulation starts.
     public var signalingConnectNotifyMetadata: JSONValue?
+    /// LST-3, LST-4: the configuration of the video this stage publishes, as the seed's
+    /// `IVSLocalStageStreamVideoConfiguration`: `try setMaxBitrate(900_000)`,
+    /// `try setMinBitrate(100_000)`, `try setTargetFramerate(30)`, `try setSize(...)` validate each
+    /// value, and simulcast is on until `simulcastEnabled = false` ("Layered encoding with
+    /// simulcast is on by default. You can disable it"). The seed hands it to
+    /// `IVSLocalStageStream(device: camera, configuration: config)`; a participant here publishes
+    /// at most one video stream, so that stream's configuration is the stage's. Read when the
+    /// simulation starts.
+    public var videoConfiguration = VideoConfiguration()
 
     /// Set by `StageSimulation.add(_:link:)`.
     weak var simulation: StageSimulation?
@@ -108,6 +117,16 @@ public final class Stage {
     func streamMuteChanged(_ stream: LocalStageStream) {
         guard returnedStreams.contains(where: { $0 === stream }) else { return }
         try? simulation?.schedule(.setMuted(stream.kind, stream.isMuted), for: self)
+    }
+
+    /// LST-5: the seed's `requestRTCStats` on an `IVSStageStream` ("the latest WebRTC statistics
+    /// for a publishing stream or a subscribing stream"): the `[String: [String: String]]` the
+    /// seed's `stream(_:didGenerateRTCStats:)` delivers, collected at the simulation's current
+    /// virtual time. `stream` is one this stage publishes (its own participant id) or one its
+    /// renderers were given by didAddStreams and still have; nil for any other stream, and on a
+    /// stage never added to a simulation.
+    public func requestRTCStats(for stream: StageStream) -> [String: [String: String]]? {
+        simulation?.world.rtcStats(observer: participantId, participant: stream.participantId, kind: stream.kind)
     }
 
     /// STR-5: asks the strategy again and applies only what changed. Does nothing on a stage

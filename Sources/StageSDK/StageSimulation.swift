@@ -181,6 +181,7 @@ public final class StageSimulation {
         let clients = stages.map { stage in
             ClientConfig(
                 name: stage.participantId, sdk: stage.sdk, token: .raw(stage.initialToken),
+                video: stage.videoConfiguration,
                 connectMetadata: ConnectMetadata(metadata: stage.signalingConnectMetadata, notifyMetadata: stage.signalingConnectNotifyMetadata)
             )
         }

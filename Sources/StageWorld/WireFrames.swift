@@ -74,7 +74,10 @@ public enum WireFrames {
         case .reOffer(let reOffer): return .subscribeAccepted(publisherId: try SessionLine.mediaStreamOwner(inSDP: reOffer.sdp))
         case .offer(let offer): return try decode(offer)
         case .notify(let notify): return try decode(notify)
-        case .push(let push): return try PushEvent.message(from: push.data) ?? .applicationData(signaling)
+        case .push(let push):
+            // A push with no data (SIG-2: data is `Any?`) names no stage event: the application's.
+            guard let data = push.data else { return .applicationData(signaling) }
+            return try PushEvent.message(from: data) ?? .applicationData(signaling)
         case .answer: return .answer
         case .update, .candidate:
             throw FrameError("\(signaling.type.rawValue) carries no stage message")

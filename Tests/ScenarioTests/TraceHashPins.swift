@@ -49,7 +49,8 @@ enum TraceHashPins {
         "Scenarios/rnd-4-sub-5-audio-only-subscriber-has-no-video.yaml": "da7288c0609b45ad",
         "Scenarios/rnd-5-remote-and-local-leave.yaml": "2bc2a20034e90406",
         "Scenarios/rnd-5-remove-on-unpublish-and-downgrade.yaml": "9f4167df745bb68c",
-        "Scenarios/sig-2-5-7-application-data.yaml": "85697c8c22444eb2",
+        // Re-pinned (seed audit 2): a push without data is application data (Sora: arbitrary JSON is Any?), delivered instead of a protocol error.
+        "Scenarios/sig-2-5-7-application-data.yaml": "ca80121926c71c18",
         "Scenarios/sig-2-arbitrary-json-metadata.yaml": "fcc9d23e6fbb2997",
         "Scenarios/sig-5-notify-connection-events.yaml": "89b7c0f520f6317f",
         "Scenarios/sig-6-keepalive-silence-reconnects.yaml": "f17eb591a6db413f",
@@ -94,5 +95,12 @@ enum TraceHashPins {
         "Scenarios/tok-9-composition-layout.yaml": "6fbcba6baffca0a6",
         "Scenarios/tok-9-layout-follows-kept-reconnect.yaml": "81d376231b9f5003",
         "Scenarios/vis-metadata-visibility-matrix.yaml": "260bd32981cbe8b2",
+        "Scenarios/lst-1-mute-is-faster-than-republish.yaml": "0dd83a6817eaa204",
+        "Scenarios/rnd-6-muted-streams-only-changed.yaml": "f44c50053371f1b1",
+        "Scenarios/sig-2-push-without-data.yaml": "b0f87b0512fb2bff",
+        "Scenarios/str-6-downgrade-without-video.yaml": "a38a9f52db29c0ef",
+        "Scenarios/tok-5-exp-and-iat-may-change.yaml": "24d86b8c0cd8344e",
+        "Scenarios/vis-1-version-threshold.yaml": "727a0022719bdf36",
+        "Scenarios/sub-1-3-session-stream-events.yaml": "f0ccba4e0d7bc719",
     ]
 }

@@ -32,6 +32,7 @@ let sampleMessages: [SignalingMessage] = [
     .disconnect(SignalingDisconnect(reason: "NO-ERROR")),
     .push(SignalingPush(data: ["message": "hello", "count": 1])),
     .push(SignalingPush(data: .null)),
+    .push(SignalingPush(data: nil)),
 ]
 
 @Suite("Signaling messages (SIG-1, SIG-2, SIG-5)")
@@ -91,6 +92,13 @@ struct SignalingMessageTests {
         #expect(notify.metadata?["name"] == "花子")
         #expect(notify.authnMetadata == .null)
         #expect(notify.authzMetadata?.jsonText == "[1e400]")
+    }
+
+    @Test("SIG-2: push data is Any? (the Sora page): absent is nil, null is a value, neither an error")
+    func pushDataIsOptional() {
+        #expect(SignalingMessage.decode(frame: #"{"type":"push"}"#) == .success(.push(SignalingPush(data: nil))))
+        #expect(SignalingMessage.decode(frame: #"{"type":"push","data":null}"#) == .success(.push(SignalingPush(data: .null))))
+        #expect(SignalingMessage.push(SignalingPush(data: nil)).frame == #"{"type":"push"}"#)
     }
 
     @Test("unknown event types are kept as text")

@@ -35,7 +35,6 @@ struct SignalingProtocolErrorTests {
         #expect(failure(#"{"type":"offer","sdp":"v=0"}"#) == .missingField(type: "offer", field: "connection_id"))
         #expect(failure(#"{"type":"connect","role":"sendrecv"}"#) == .missingField(type: "connect", field: "channel_id"))
         #expect(failure(#"{"type":"notify"}"#) == .missingField(type: "notify", field: "event_type"))
-        #expect(failure(#"{"type":"push"}"#) == .missingField(type: "push", field: "data"))
         #expect(failure(#"{"type":"candidate"}"#) == .missingField(type: "candidate", field: "candidate"))
         #expect(failure(#"{"type":"re-answer"}"#) == .missingField(type: "re-answer", field: "sdp"))
     }
