@@ -4,7 +4,8 @@ import StageWorld
 /// SIG-6: the stage service keeps each client connection on the keepalive policy's own clock:
 /// its first ping `pingInterval` after it registered the connection, each later ping
 /// `pingInterval` after the one before, and each ping's pong deadline `pongTimeout` after
-/// that ping. The monitor reads the service's pending keepalive timers at the end of every
+/// that ping; an interrupted publisher's reconnect grace (SUB-4) ends `reconnectGrace` after
+/// the interruption. The monitor reads the service's pending keepalive timers at the end of every
 /// step it sees and checks their due times with the policy's numbers, worked out here: a ping
 /// timer is due one interval after the previous ping timer of its connection (the first one
 /// interval after a moment between the last step seen and now), and a pong deadline falls one
@@ -15,10 +16,12 @@ import StageWorld
 /// the pong, breaks no other invariant on a healthy link. Timed runs only.
 public struct KeepaliveClockMonitor: InvariantMonitor {
     public var name: String { "service-keepalive-keeps-its-clock" }
-    public var summary: String { "the service pings each connection every ping interval from its registration and sets each pong deadline one timeout after its ping" }
-    public var rules: [String] { ["SIG-6"] }
+    public var summary: String { "the service pings each connection every ping interval from its registration, sets each pong deadline one timeout after its ping, and ends a reconnect grace one grace period after the interruption" }
+    public var rules: [String] { ["SIG-6", "SUB-4"] }
     /// Per connection the monitor has seen pinged: its first ping time and its latest.
     private var pings: [Connection: PingTimes] = [:]
+    /// The connections whose reconnect grace the monitor has judged.
+    private var graces: Set<Connection> = []
     /// The clock at the last step the monitor saw.
     private var lastStepSeen: VirtualTime = .zero
 
@@ -55,8 +58,12 @@ public struct KeepaliveClockMonitor: InvariantMonitor {
                 }
             case .pongDeadline(let client, let epoch, _):
                 deadlines.append((Connection(clientIndex: client, epoch: epoch), entry.due))
-            case .reconnectGrace:
-                continue
+            case .reconnectGrace(let client, let epoch):
+                guard graces.insert(Connection(clientIndex: client, epoch: epoch)).inserted else { continue }
+                let interrupted = VirtualTime(nanoseconds: entry.due.nanoseconds &- policy.reconnectGrace.nanoseconds)
+                if entry.due < VirtualTime.zero + policy.reconnectGrace || !(registeredNoEarlierThan...world.now).contains(interrupted) {
+                    messages.append((client, "the reconnect grace of connection \(epoch) ends at \(entry.due), not \(policy.reconnectGrace) after its interruption (between \(registeredNoEarlierThan) and \(world.now))"))
+                }
             }
         }
         for (connection, due) in deadlines where !fallsAfterAPing(connection, deadline: due, policy: policy, now: world.now) {
@@ -108,9 +115,13 @@ public struct KeepaliveClockMonitor: InvariantMonitor {
 
     public static var keyReads: WorldReads { .clock }
 
-    /// Each pinged connection's first and latest ping times, from now. (Empty under the model
-    /// checker, which this monitor does not judge.)
+    /// Each pinged connection's first and latest ping times, from now, and the connections whose
+    /// grace was judged. (Empty under the model checker, which this monitor does not judge.)
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
+        writer.writeUnordered(graces) { writer, connection in
+            writer.writeClientIndex(connection.clientIndex)
+            writer.write(connection.epoch)
+        }
         writer.writeUnordered(pings) { writer, entry in
             writer.writeClientIndex(entry.key.clientIndex)
             writer.write(entry.key.epoch)

@@ -6,13 +6,15 @@ import StageCore
 import StageWorld
 import Testing
 
-/// KeepaliveClockMonitor (SIG-6): the service pings each connection every ping interval from
-/// its registration and sets each pong deadline one timeout after its ping. Bundled keepalive
+/// KeepaliveClockMonitor (SIG-6, SUB-4): the service pings each connection every ping interval
+/// from its registration, sets each pong deadline one timeout after its ping, and ends an
+/// interrupted publisher's grace one grace period after the interruption. Bundled keepalive
 /// runs pass; a service pinging every two intervals (a mutant) is reported.
 @Suite("KeepaliveClockMonitor (SIG-6)")
 struct KeepaliveClockMonitorTests {
     @Test("bundled keepalive runs pass, silences and partitions included", arguments: [
         "sig-6-keepalive-silence-reconnects", "net-3-partition-reconnect", "net-2-one-way-partition", "net-3-outage-gives-up",
+        "sub-4-publisher-side-reconnect", "sig-6-no-zombie-connection-while-kept",
     ])
     func bundledRunsPass(_ name: String) throws {
         let scenario = try ScenarioLoader.load(path: packageRoot + "/Scenarios/\(name).yaml")
