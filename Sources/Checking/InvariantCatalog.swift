@@ -46,6 +46,7 @@ struct CatalogMonitors: Sendable {
     var qualityFallback = QualityFallbackMonitor()
     var leave = LeaveMonitor()
     var layerChoice = LayerChoiceMonitor()
+    var subscriptionRequest = SubscriptionRequestMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -84,6 +85,7 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&qualityFallback)
         visitor.visit(&leave)
         visitor.visit(&layerChoice)
+        visitor.visit(&subscriptionRequest)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -122,6 +124,7 @@ struct CatalogMonitors: Sendable {
         reader.read(qualityFallback)
         reader.read(leave)
         reader.read(layerChoice)
+        reader.read(subscriptionRequest)
     }
 
     /// `read` beside `earlier`, the catalog this one was copied from: each monitor with its
@@ -161,5 +164,6 @@ struct CatalogMonitors: Sendable {
         reader.read(qualityFallback, earlier: earlier.qualityFallback)
         reader.read(leave, earlier: earlier.leave)
         reader.read(layerChoice, earlier: earlier.layerChoice)
+        reader.read(subscriptionRequest, earlier: earlier.subscriptionRequest)
     }
 }

@@ -1,0 +1,43 @@
+@testable import Checking
+import Drivers
+import Scenario
+import Simulation
+import StageCore
+import SubscriberModel
+import Testing
+@testable import StageWorld
+
+/// The monitors of the third planted-bug sweep, each shown a violating and a passing case
+/// built by hand on the world of a subscribed pair ("pub" publishing unmuted audio and video,
+/// "viewer" subscribed to both), with a keepalive slow enough that nothing is in flight at its end.
+@Suite("Third sweep monitors")
+struct SweepThreeMonitorTests {
+    static func pair() throws -> World {
+        try subscribedPairWorld(keepalive: "{pingInterval: 60s, pongTimeout: 60s}")
+    }
+
+    static func messages(_ monitor: some InvariantMonitor, _ events: [TraceEvent], world: World) -> [String] {
+        var monitors = MonitorSet([monitor])
+        monitors.observe(events, world: world)
+        monitors.finish(world: world)
+        return monitors.violations.map(\.message)
+    }
+
+    static func received(_ message: WireMessage, from client: String = "viewer") -> TraceEvent {
+        TraceEvent(time: .seconds(4), observer: "server", kind: .delivered(message, frame: "{}"), peer: client)
+    }
+
+    @Test("subscription-requests-cover-held-streams: an unsubscribe or an audioOnly request while the viewer holds video is reported")
+    func subscriptionRequests() throws {
+        let world = try Self.pair()
+        let viewer = try #require(world.clientIndex(named: "viewer"))
+        #expect(world.clients[viewer].view["pub"]?.addedStreams.map(\.kind) == [.audio, .video])
+        #expect(Self.messages(SubscriptionRequestMonitor(), [Self.received(.unsubscribe(publisherId: "pub"))], world: world)
+            == ["the service received viewer's unsubscribe for pub, but viewer's renderers hold its audio and video stream"])
+        #expect(Self.messages(SubscriptionRequestMonitor(), [Self.received(.subscribe(publisherId: "pub", .audioOnly))], world: world)
+            == ["the service received viewer's subscribe audio for pub, but viewer's renderers hold its video stream"])
+        #expect(Self.messages(SubscriptionRequestMonitor(), [Self.received(.subscribe(publisherId: "pub", .audioVideo))], world: world).isEmpty)
+        #expect(Self.messages(SubscriptionRequestMonitor(), [Self.received(.unsubscribe(publisherId: "viewer"), from: "pub")], world: world).isEmpty,
+                "pub holds nothing of the viewer")
+    }
+}
