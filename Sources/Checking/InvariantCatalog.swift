@@ -47,6 +47,7 @@ struct CatalogMonitors: Sendable {
     var leave = LeaveMonitor()
     var layerChoice = LayerChoiceMonitor()
     var subscriptionRequest = SubscriptionRequestMonitor()
+    var publishAnswer = PublishAnswerMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -86,6 +87,7 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&leave)
         visitor.visit(&layerChoice)
         visitor.visit(&subscriptionRequest)
+        visitor.visit(&publishAnswer)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -125,6 +127,7 @@ struct CatalogMonitors: Sendable {
         reader.read(leave)
         reader.read(layerChoice)
         reader.read(subscriptionRequest)
+        reader.read(publishAnswer)
     }
 
     /// `read` beside `earlier`, the catalog this one was copied from: each monitor with its
@@ -165,5 +168,6 @@ struct CatalogMonitors: Sendable {
         reader.read(leave, earlier: earlier.leave)
         reader.read(layerChoice, earlier: earlier.layerChoice)
         reader.read(subscriptionRequest, earlier: earlier.subscriptionRequest)
+        reader.read(publishAnswer, earlier: earlier.publishAnswer)
     }
 }

@@ -40,4 +40,28 @@ struct SweepThreeMonitorTests {
         #expect(Self.messages(SubscriptionRequestMonitor(), [Self.received(.unsubscribe(publisherId: "viewer"), from: "pub")], world: world).isEmpty,
                 "pub holds nothing of the viewer")
     }
+
+    static func askedToPublish() -> TraceEvent {
+        var report = StrategyQueryReport(canPublish: true)
+        report.askedShouldPublish = true
+        return TraceEvent(time: .seconds(4), observer: "pub", kind: .strategyQueried(report))
+    }
+
+    @Test("publishing-follows-the-publish-answer: a publisher still published after its strategy said no is reported")
+    func publishAnswer() throws {
+        var world = try Self.pair()
+        let pub = try #require(world.clientIndex(named: "pub"))
+        #expect(world.clients[pub].view.local.publishState == .published)
+        #expect(Self.messages(PublishAnswerMonitor(), [Self.askedToPublish()], world: world).isEmpty, "the strategy says yes")
+        world.clients[pub].strategy.publish = false
+        #expect(Self.messages(PublishAnswerMonitor(), [Self.askedToPublish()], world: world)
+            == ["the strategy answered shouldPublish false, yet pub is published after the step that asked"])
+        #expect(Self.messages(PublishAnswerMonitor(), [], world: world).isEmpty, "not asked in this step")
+        world.clients[pub].strategy.publish = true
+        world.clients[pub].strategy.streams = []
+        #expect(Self.messages(PublishAnswerMonitor(), [Self.askedToPublish()], world: world)
+            == ["the strategy answered no streams to publish, yet pub is published after the step that asked"])
+        world.clients[pub].view.local.publishState = .notPublished
+        #expect(Self.messages(PublishAnswerMonitor(), [Self.askedToPublish()], world: world).isEmpty)
+    }
 }
