@@ -48,6 +48,7 @@ struct CatalogMonitors: Sendable {
     var layerChoice = LayerChoiceMonitor()
     var subscriptionRequest = SubscriptionRequestMonitor()
     var publishAnswer = PublishAnswerMonitor()
+    var streamConnection = StreamConnectionMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -88,6 +89,7 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&layerChoice)
         visitor.visit(&subscriptionRequest)
         visitor.visit(&publishAnswer)
+        visitor.visit(&streamConnection)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -128,6 +130,7 @@ struct CatalogMonitors: Sendable {
         reader.read(layerChoice)
         reader.read(subscriptionRequest)
         reader.read(publishAnswer)
+        reader.read(streamConnection)
     }
 
     /// `read` beside `earlier`, the catalog this one was copied from: each monitor with its
@@ -169,5 +172,6 @@ struct CatalogMonitors: Sendable {
         reader.read(layerChoice, earlier: earlier.layerChoice)
         reader.read(subscriptionRequest, earlier: earlier.subscriptionRequest)
         reader.read(publishAnswer, earlier: earlier.publishAnswer)
+        reader.read(streamConnection, earlier: earlier.streamConnection)
     }
 }

@@ -64,4 +64,24 @@ struct SweepThreeMonitorTests {
         world.clients[pub].view.local.publishState = .notPublished
         #expect(Self.messages(PublishAnswerMonitor(), [Self.askedToPublish()], world: world).isEmpty)
     }
+
+    static func created(_ stream: OpenTokStream) -> TraceEvent {
+        let told = SubscriberTraceEvent(publisherId: "pub", streamId: stream.streamId, event: .streamCreated(stream))
+        return TraceEvent(time: .seconds(4), observer: "viewer", kind: .subscriber(told))
+    }
+
+    @Test("publishes-create-streams-of-their-connection: a publish without streamCreated, or a stream with another connection id, is reported")
+    func streamConnection() throws {
+        let world = try Self.pair()
+        let viewer = try #require(world.clientIndex(named: "viewer"))
+        var stream = try #require(world.clients[viewer].subscribers.first?.state.stream)
+        let info = try #require(world.clients[viewer].view["pub"]?.info)
+        let joined = TraceEvent(time: .seconds(4), observer: "viewer", kind: .renderer(.participantDidJoin(info)))
+        #expect(stream.connectionId == "pub")
+        #expect(Self.messages(StreamConnectionMonitor(), [joined, Self.created(stream)], world: world).isEmpty)
+        #expect(Self.messages(StreamConnectionMonitor(), [joined], world: world) == ["pub joined as a publisher, but no streamCreated came for it"])
+        stream.connectionId = "user-pub"
+        #expect(Self.messages(StreamConnectionMonitor(), [joined, Self.created(stream)], world: world)
+            == ["stream \(stream.streamId) of pub carries connection user-pub, not its publisher's"])
+    }
 }
