@@ -49,6 +49,7 @@ struct CatalogMonitors: Sendable {
     var subscriptionRequest = SubscriptionRequestMonitor()
     var publishAnswer = PublishAnswerMonitor()
     var streamConnection = StreamConnectionMonitor()
+    var subscriberConnect = SubscriberConnectMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -90,6 +91,7 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&subscriptionRequest)
         visitor.visit(&publishAnswer)
         visitor.visit(&streamConnection)
+        visitor.visit(&subscriberConnect)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -131,6 +133,7 @@ struct CatalogMonitors: Sendable {
         reader.read(subscriptionRequest)
         reader.read(publishAnswer)
         reader.read(streamConnection)
+        reader.read(subscriberConnect)
     }
 
     /// `read` beside `earlier`, the catalog this one was copied from: each monitor with its
@@ -173,5 +176,6 @@ struct CatalogMonitors: Sendable {
         reader.read(subscriptionRequest, earlier: earlier.subscriptionRequest)
         reader.read(publishAnswer, earlier: earlier.publishAnswer)
         reader.read(streamConnection, earlier: earlier.streamConnection)
+        reader.read(subscriberConnect, earlier: earlier.subscriberConnect)
     }
 }

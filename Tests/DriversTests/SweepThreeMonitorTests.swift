@@ -84,4 +84,17 @@ struct SweepThreeMonitorTests {
         #expect(Self.messages(StreamConnectionMonitor(), [joined, Self.created(stream)], world: world)
             == ["stream \(stream.streamId) of pub carries connection user-pub, not its publisher's"])
     }
+
+    @Test("subscribed-media-connects-the-subscriber: a subscription reaching subscribed while the subscriber is not connected is reported")
+    func subscriberConnects() throws {
+        var world = try Self.pair()
+        let viewer = try #require(world.clientIndex(named: "viewer"))
+        let info = try #require(world.clients[viewer].view["pub"]?.info)
+        let subscribed = TraceEvent(time: .seconds(4), observer: "viewer", kind: .renderer(.subscribeStateChanged(info, .subscribed, nil)))
+        #expect(world.clients[viewer].subscribers[0].state.phase == .connected)
+        #expect(Self.messages(SubscriberConnectMonitor(), [subscribed], world: world).isEmpty)
+        world.clients[viewer].subscribers[0].state.phase = .unsubscribed
+        #expect(Self.messages(SubscriberConnectMonitor(), [subscribed], world: world)
+            == ["the subscription to pub reached subscribed, yet its subscriber #1 to pub-1 is unsubscribed, not connected"])
+    }
 }
