@@ -43,7 +43,9 @@ import StageWorld
 /// - layer preferences (15%): a subscriber sets a preferred frame rate or resolution for a
 ///   publisher, twice, at or around the sizes and rate of the publisher's layers (SUB-8);
 /// - attributes at the limit (10%): a participant's token attributes at 1,023, 1,024 or
-///   1,025 bytes, in its join token or a token it exchanges (TOK-2: at most 1 KB).
+///   1,025 bytes, in its join token or a token it exchanges (TOK-2: at most 1 KB);
+/// - narrow downlink (12%): every media downlink at 400-2,500 kbps, at or between a default
+///   publisher's simulcast layers, so subscribers receive the low layer (LST-4).
 struct Situations {
     private var random: SplitMix64
     /// Whether this seed draws a full stage: it decides the participant count.
@@ -77,6 +79,7 @@ struct Situations {
             ("token reused", 8, { $0.tokenReused(&$1, $2) }),
             ("layer preferences", 15, { $0.layerPreferences(&$1, $2) }),
             ("attributes at the limit", 10, { $0.attributesAtTheLimit(&$1, $2) }),
+            ("narrow downlink", 12, { $0.narrowDownlink(&$1, $2) }),
         ]
         for kind in kinds {
             guard random.percentChance(kind.percent) else {
@@ -407,5 +410,15 @@ struct Situations {
         let at = Self.joinTime(of: name, in: draft) + 2_000 + random.upTo(draft.durationSeconds * 500)
         draft.steps.append(.init(atMilliseconds: at, participant: name, call: .exchangeToken(.patch(patch))))
         return "\(name) exchanges for \(size) bytes of attributes at \(VirtualDuration.milliseconds(at))"
+    }
+
+    /// LST-4: every participant's media downlink at 400-2,500 kbps, at or between the bitrates
+    /// of a default publisher's simulcast layers (625 kbps low, 2,500 kbps high): a subscriber
+    /// that cannot carry the high layer receives the low one (or, under both, falls back to
+    /// audio for quality, SUB-5). Otherwise the downlink is 10 Mbps and carries every layer.
+    private mutating func narrowDownlink(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        let kbps = random.pick([400, 624, 625, 1_200, 2_499, 2_500]) ?? 1_200
+        draft.network.downlinkBitsPerSecond = kbps * 1_000
+        return "downlink \(kbps) kbps"
     }
 }
