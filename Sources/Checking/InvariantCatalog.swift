@@ -50,6 +50,7 @@ struct CatalogMonitors: Sendable {
     var publishAnswer = PublishAnswerMonitor()
     var streamConnection = StreamConnectionMonitor()
     var subscriberConnect = SubscriberConnectMonitor()
+    var ownFrame = OwnFrameMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -92,6 +93,7 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&publishAnswer)
         visitor.visit(&streamConnection)
         visitor.visit(&subscriberConnect)
+        visitor.visit(&ownFrame)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -134,6 +136,7 @@ struct CatalogMonitors: Sendable {
         reader.read(publishAnswer)
         reader.read(streamConnection)
         reader.read(subscriberConnect)
+        reader.read(ownFrame)
     }
 
     /// `read` beside `earlier`, the catalog this one was copied from: each monitor with its
@@ -177,5 +180,6 @@ struct CatalogMonitors: Sendable {
         reader.read(publishAnswer, earlier: earlier.publishAnswer)
         reader.read(streamConnection, earlier: earlier.streamConnection)
         reader.read(subscriberConnect, earlier: earlier.subscriberConnect)
+        reader.read(ownFrame, earlier: earlier.ownFrame)
     }
 }

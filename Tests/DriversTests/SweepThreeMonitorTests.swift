@@ -97,4 +97,28 @@ struct SweepThreeMonitorTests {
         #expect(Self.messages(SubscriberConnectMonitor(), [subscribed], world: world)
             == ["the subscription to pub reached subscribed, yet its subscriber #1 to pub-1 is unsubscribed, not connected"])
     }
+
+    @Test("own-frames-are-understood: a protocol error at the service or at a client is reported unless the frame, or an earlier one to that client, was injected")
+    func ownFrames() throws {
+        let world = try Self.pair()
+        let bad = "{\"type\":\"nonsense\"}"
+        let atServer = TraceEvent(time: .seconds(4), observer: "server", kind: .protocolError(frame: bad, reason: "unknown type"), peer: "viewer")
+        let atClient = TraceEvent(time: .seconds(4), observer: "viewer", kind: .protocolError(frame: bad, reason: "unknown type"), peer: "server")
+        let injected = TraceEvent(time: .seconds(4), observer: "viewer", kind: .protocolError(frame: bad, reason: "unknown type"), peer: TraceEvent.injectedSender)
+        #expect(Self.messages(OwnFrameMonitor(), [atServer], world: world) == ["a frame viewer sent was a protocol error at server: unknown type; frame \(bad)"])
+        #expect(Self.messages(OwnFrameMonitor(), [atClient], world: world) == ["a frame server sent was a protocol error at viewer: unknown type; frame \(bad)"])
+        #expect(Self.messages(OwnFrameMonitor(), [injected], world: world).isEmpty)
+        #expect(Self.messages(OwnFrameMonitor(), [injected, atClient, atServer], world: world).isEmpty, "the viewer heard an injected frame first")
+        let delivered = TraceEvent(time: .seconds(4), observer: "viewer", kind: .delivered(.ping, frame: "{}"), peer: "server")
+        #expect(Self.messages(OwnFrameMonitor(), [delivered], world: world).isEmpty)
+    }
+
+    @Test("own-frames-are-understood passes the bundled scenarios, whose injected frames are the only protocol errors", arguments: [
+        "sig-8-rnd-3-contradicting-frames", "sig-8-bad-frames-keep-state", "sig-8-out-of-range-numbers",
+    ])
+    func ownFramesInScenarios(_ name: String) throws {
+        let scenario = try ScenarioLoader.load(path: packageRoot + "/Scenarios/\(name).yaml")
+        let violations = monitoredRun(of: scenario, with: OwnFrameMonitor()).violations
+        #expect(violations.isEmpty, "\(violations.map(\.description))")
+    }
 }
