@@ -93,7 +93,7 @@ struct SweepThreeMonitorTests {
         let subscribed = TraceEvent(time: .seconds(4), observer: "viewer", kind: .renderer(.subscribeStateChanged(info, .subscribed, nil)))
         #expect(world.clients[viewer].subscribers[0].state.phase == .connected)
         #expect(Self.messages(SubscriberConnectMonitor(), [subscribed], world: world).isEmpty)
-        world.clients[viewer].subscribers[0].state.phase = .unsubscribed
+        _ = world.clients[viewer].subscribers[0].state.unsubscribe()
         #expect(Self.messages(SubscriberConnectMonitor(), [subscribed], world: world)
             == ["the subscription to pub reached subscribed, yet its subscriber #1 to pub-1 is unsubscribed, not connected"])
     }

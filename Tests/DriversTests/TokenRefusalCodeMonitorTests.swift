@@ -50,7 +50,7 @@ struct TokenRefusalCodeMonitorTests {
         let bio = { (count: Int) in Attributes([("bio", String(repeating: "x", count: count))]) }
         #expect(Self.code(Self.token { $0.attributes = bio(1_021) }) == nil, "1,024 bytes of attributes (keys and values) is within the limit")
         #expect(Self.code(Self.token { $0.attributes = bio(1_022) }) == .tokenMalformed, "1,025 bytes is over it")
-        #expect(Self.code(Self.token { $0.attributes = Attributes([("é", String(repeating: "x", count: 1_022))]) }) == .tokenMalformed, "bytes of UTF-8, not characters")
+        #expect(Self.code(Self.token { $0.attributes = Attributes([("é", String(repeating: "x", count: 1_023))]) }) == .tokenMalformed, "bytes of UTF-8, not characters: 1,024 characters, 1,025 bytes")
         #expect(Self.code(Self.token { $0.participantId = "a_B-9" }) == nil)
         #expect(Self.code(Self.token { $0.participantId = "" }) == .tokenMalformed)
         #expect(Self.code(Self.token { $0.participantId = "ä" }) == .tokenMalformed)
