@@ -41,7 +41,7 @@ let package = Package(
                 .product(name: "Collections", package: "swift-collections"),
             ]
         ),
-        .target(name: "Checking", dependencies: ["StageCore", "Simulation", "StageWorld", "SubscriberModel"]),
+        .target(name: "Checking", dependencies: ["StageCore", "Simulation", "StageWorld", "SubscriberModel", "Signaling"]),
         .target(
             name: "Scenario",
             dependencies: ["StageCore", "Simulation", "StageWorld", "Checking", "SubscriberModel", "Signaling", "Yams"]

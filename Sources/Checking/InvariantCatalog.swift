@@ -48,6 +48,11 @@ struct CatalogMonitors: Sendable {
     var layerChoice = LayerChoiceMonitor()
     var transmissionTime = TransmissionTimeMonitor()
     var keepaliveClock = KeepaliveClockMonitor()
+    var subscriptionRequest = SubscriptionRequestMonitor()
+    var publishAnswer = PublishAnswerMonitor()
+    var streamConnection = StreamConnectionMonitor()
+    var subscriberConnect = SubscriberConnectMonitor()
+    var ownFrame = OwnFrameMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -88,6 +93,11 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&layerChoice)
         visitor.visit(&transmissionTime)
         visitor.visit(&keepaliveClock)
+        visitor.visit(&subscriptionRequest)
+        visitor.visit(&publishAnswer)
+        visitor.visit(&streamConnection)
+        visitor.visit(&subscriberConnect)
+        visitor.visit(&ownFrame)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -128,6 +138,11 @@ struct CatalogMonitors: Sendable {
         reader.read(layerChoice)
         reader.read(transmissionTime)
         reader.read(keepaliveClock)
+        reader.read(subscriptionRequest)
+        reader.read(publishAnswer)
+        reader.read(streamConnection)
+        reader.read(subscriberConnect)
+        reader.read(ownFrame)
     }
 
     /// `read` beside `earlier`, the catalog this one was copied from: each monitor with its
@@ -169,5 +184,10 @@ struct CatalogMonitors: Sendable {
         reader.read(layerChoice, earlier: earlier.layerChoice)
         reader.read(transmissionTime, earlier: earlier.transmissionTime)
         reader.read(keepaliveClock, earlier: earlier.keepaliveClock)
+        reader.read(subscriptionRequest, earlier: earlier.subscriptionRequest)
+        reader.read(publishAnswer, earlier: earlier.publishAnswer)
+        reader.read(streamConnection, earlier: earlier.streamConnection)
+        reader.read(subscriberConnect, earlier: earlier.subscriberConnect)
+        reader.read(ownFrame, earlier: earlier.ownFrame)
     }
 }

@@ -1,3 +1,4 @@
+import Signaling
 import Simulation
 import StageCore
 import StageWorld
@@ -13,7 +14,9 @@ import StageWorld
 /// TOKEN_NOT_ALLOWED; a join has no other reason to be refused. The token is the one the
 /// step delivered to the service, classified here with the service's key ring and the
 /// step's clock, not through the service's verification (`TokenKeyRing.verify`,
-/// `TokenRejection.code`), so a wrong code in the model is a disagreement it sees.
+/// `TokenRejection.code`), so a wrong code in the model is a disagreement it sees; the
+/// payload's TOK-2 shape (its fields and types, the `jti` alphabet, attributes within 1 KB)
+/// is read here too, not through `TokenCodec`, so a valid token refused as malformed is one.
 public struct TokenRefusalCodeMonitor: InvariantMonitor {
     public var name: String { "refusals-name-the-token-defect" }
     public var summary: String { "a join or exchange the service refuses carries the TOK-1 code of its token's defect: malformed, not allowed or expired" }
@@ -58,17 +61,75 @@ public struct TokenRefusalCodeMonitor: InvariantMonitor {
 
 extension TokenRefusalCodeMonitor {
     /// The TOK-1 code `token` calls for when joining `stage` at `nowSeconds`, with what is
-    /// wrong with it, or nil when nothing is: the monitor's own copy of the rule.
+    /// wrong with it, or nil when nothing is: the monitor's own copy of the rule. The payload's
+    /// TOK-2 shape is read here too (`payload(of:)`), not through `TokenCodec`.
     static func defect(
         of token: String, keyRing: TokenKeyRing, nowSeconds: UInt64, stage: String, resource: String
     ) -> (code: StageErrorCode, what: String)? {
         guard let keyId = TokenCodec.keyIdUnverified(token) else { return (.tokenMalformed, "is not a JWS with an ES384 header") }
         guard let key = keyRing.key(withId: keyId) else { return (.tokenNotAllowed, "names a key the service does not trust") }
         guard signatureVerifies(token, with: key) else { return (.tokenNotAllowed, "has a signature that does not verify") }
-        guard let claims = TokenCodec.decodeUnverified(token) else { return (.tokenMalformed, "has a malformed payload") }
+        let claims: PayloadClaims
+        switch payload(of: token) {
+        case .failure(let problem): return (.tokenMalformed, "has a malformed payload: \(problem.text)")
+        case .success(let read): claims = read
+        }
         if claims.expiresAtSeconds <= nowSeconds { return (.tokenExpired, "expired at \(claims.expiresAtSeconds) s and it is \(nowSeconds) s") }
         if claims.topic != stage || claims.resource != resource { return (.tokenNotAllowed, "is for another stage") }
         return nil
+    }
+
+    /// The payload fields a verdict needs.
+    struct PayloadClaims {
+        var topic: String
+        var resource: String
+        var expiresAtSeconds: UInt64
+    }
+
+    struct PayloadProblem: Error {
+        var text: String
+    }
+
+    /// TOK-2, read here from the token's payload segment: a JSON object with the string fields
+    /// `topic`, `resource`, `jti`, `whip_url`, `events_url` and `user_id`; an `attributes`
+    /// object whose values are strings, keys and values together at most 1,024 bytes of UTF-8;
+    /// a `capabilities` object with the booleans `allow_publish` and `allow_subscribe`; `iat`
+    /// and `exp` as whole numbers of seconds written as plain digits (0...UInt64.max); and a
+    /// `jti` of one or more `[A-Za-z0-9_-]`.
+    static func payload(of token: String) -> Result<PayloadClaims, PayloadProblem> {
+        let segments = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count == 3, let bytes = Base64URL.decode(Array(segments[1].utf8)),
+              let text = String(validating: bytes, as: UTF8.self),
+              let object = (try? JSONValue.parse(text))?.objectValue else { return .failure(PayloadProblem(text: "not a JSON object")) }
+        for name in ["topic", "resource", "jti", "whip_url", "events_url", "user_id"] where object[name]?.stringValue == nil {
+            return .failure(PayloadProblem(text: "no string `\(name)`"))
+        }
+        func seconds(_ name: String) -> UInt64? {
+            guard let digits = object[name]?.numberValue?.text, !digits.isEmpty,
+                  digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+            return UInt64(digits)
+        }
+        guard let expiresAt = seconds("exp"), seconds("iat") != nil else { return .failure(PayloadProblem(text: "`iat` or `exp` is not a whole number of seconds")) }
+        guard let capabilities = object["capabilities"]?.objectValue,
+              capabilities["allow_publish"]?.boolValue != nil, capabilities["allow_subscribe"]?.boolValue != nil else {
+            return .failure(PayloadProblem(text: "`capabilities` lacks a boolean `allow_publish` or `allow_subscribe`"))
+        }
+        guard let attributes = object["attributes"]?.objectValue else { return .failure(PayloadProblem(text: "no object `attributes`")) }
+        var size = 0
+        for member in attributes.members {
+            guard let value = member.value.stringValue else { return .failure(PayloadProblem(text: "attribute `\(member.key)` is not a string")) }
+            size += member.key.utf8.count + value.utf8.count
+        }
+        guard size <= 1_024 else { return .failure(PayloadProblem(text: "attributes are \(size) bytes, over 1,024")) }
+        let jti = object["jti"]?.stringValue ?? ""
+        let jtiAllowed = jti.unicodeScalars.allSatisfy { scalar in
+            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-"
+        }
+        guard !jti.isEmpty, jtiAllowed else { return .failure(PayloadProblem(text: "jti \(jti) is not [A-Za-z0-9_-]+")) }
+        guard let topic = object["topic"]?.stringValue, let resource = object["resource"]?.stringValue else {
+            return .failure(PayloadProblem(text: "no string `topic` or `resource`"))
+        }
+        return .success(PayloadClaims(topic: topic, resource: resource, expiresAtSeconds: expiresAt))
     }
 
     /// Whether the token's last segment is an ES384 signature of the rest by `key`.

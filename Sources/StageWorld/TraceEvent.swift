@@ -12,7 +12,7 @@ public struct TraceEvent: Hashable, Sendable {
     /// For an `exchangeToken` host call, the token the client held when the call was made, so
     /// the trace can say which fields the call changes; nil otherwise.
     public var replacedToken: String?
-    /// For a delivered (or refused) or lost frame, the other end of the link: the sending client for a frame
+    /// For a delivered (or refused, or undecodable) or lost frame, the other end of the link: the sending client for a frame
     /// to the stage service, `server` for a frame to a client; nil otherwise. It is not part of
     /// the trace file (the sequence diagram of issue 17 draws its arrows from it).
     public var peer: String?

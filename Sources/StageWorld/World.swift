@@ -237,7 +237,11 @@ public struct World: Hashable, Sendable {
         let message: WireMessage
         switch envelope.decoded() {
         case .failure(let error):
-            return [TraceEvent(time: now, observer: observer, kind: .protocolError(frame: envelope.frame, reason: error.description))]
+            let sender = switch envelope.to {
+            case .server: clients[envelope.clientIndex].name
+            case .client: envelope.epoch == Envelope.currentConnection ? TraceEvent.injectedSender : "server"
+            }
+            return [TraceEvent(time: now, observer: observer, kind: .protocolError(frame: envelope.frame, reason: error.description), peer: sender)]
         case .success(let decoded):
             message = decoded
         }

@@ -59,6 +59,7 @@ struct GeneratorTests {
         let situations = [
             "full stage", "late pong", "short token", "long one-way cut", "foreign token", "audio fallback off",
             "unanswered join", "capability lost mid-publish", "private metadata", "reconnect runs out", "mute while publishing starts",
+            "attributes at the limit", "narrow downlink",
         ]
         var firstSeed: [String: UInt64] = [:]
         for seed in UInt64(1)...1_000 where firstSeed.count < situations.count {

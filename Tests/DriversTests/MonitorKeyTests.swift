@@ -177,6 +177,10 @@ struct MonitorKeyTests {
             "service-disconnections-name-their-error",
             "quality-fallback-only-where-allowed", "leave-disconnects-at-once", "token-reuse-tells-the-earlier-holder",
             "received-layer-follows-preferences",
+            "subscribed-media-connects-the-subscriber",
+            "publishes-create-streams-of-their-connection",
+            "publishing-follows-the-publish-answer",
+            "subscription-requests-cover-held-streams",
         ]
         let fresh = MonitorSet().monitors
         var contributed: Set<String> = []

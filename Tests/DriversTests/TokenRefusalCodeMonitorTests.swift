@@ -45,6 +45,22 @@ struct TokenRefusalCodeMonitorTests {
         #expect(Self.code("\(segments[0]).\(otherPayload).\(segments[2])") == .tokenNotAllowed, "a signature over another payload")
     }
 
+    @Test("the payload's TOK-2 shape is read by the monitor itself: attributes up to 1 KB, the jti alphabet, typed fields")
+    func payloadShape() throws {
+        let bio = { (count: Int) in Attributes([("bio", String(repeating: "x", count: count))]) }
+        #expect(Self.code(Self.token { $0.attributes = bio(1_021) }) == nil, "1,024 bytes of attributes (keys and values) is within the limit")
+        #expect(Self.code(Self.token { $0.attributes = bio(1_022) }) == .tokenMalformed, "1,025 bytes is over it")
+        #expect(Self.code(Self.token { $0.attributes = Attributes([("é", String(repeating: "x", count: 1_023))]) }) == .tokenMalformed, "bytes of UTF-8, not characters: 1,024 characters, 1,025 bytes")
+        #expect(Self.code(Self.token { $0.participantId = "a_B-9" }) == nil)
+        #expect(Self.code(Self.token { $0.participantId = "" }) == .tokenMalformed)
+        #expect(Self.code(Self.token { $0.participantId = "ä" }) == .tokenMalformed)
+        guard case .success(let claims) = TokenRefusalCodeMonitor.payload(of: Self.token(exp: 4_321)) else {
+            Issue.record("a valid payload was not read")
+            return
+        }
+        #expect(claims.expiresAtSeconds == 4_321 && claims.topic == "stage-1")
+    }
+
     @Test("the bundled token scenarios pass, with refusals", arguments: [
         "tok-1-bad-tokens-never-join", "stg-2-token-errors", "tok-1-expiry-second-boundary", "tok-4-immutable-fields-and-origin",
         "net-3-refused-reconnect-cleans-up",

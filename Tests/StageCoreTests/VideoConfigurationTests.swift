@@ -23,6 +23,9 @@ struct VideoConfigurationTests {
         #expect(throws: VideoConfigurationError.self) { try config.setTargetFramerate(60) }
         #expect(throws: VideoConfigurationError.self) { try config.setSize(widthPixels: 1920, heightPixels: 1080) }
         #expect(throws: VideoConfigurationError.self) { try config.setSize(widthPixels: 0, heightPixels: 10) }
+        #expect(throws: VideoConfigurationError.self, "the short side over 720 with the long side within 1280") {
+            try config.setSize(widthPixels: 1000, heightPixels: 1280)
+        }
         #expect(config == VideoConfiguration())
     }
 

@@ -9,7 +9,7 @@ import Testing
 /// local client, you must use a session that uses the OpenTok Media Router" (routed mode).
 @Suite("RTC stats of a published stream (LST-5)")
 struct PublishedStreamStatsTests {
-    private func world(mediaMode: OpenTokMediaMode) -> World {
+    private func world(mediaMode: OpenTokMediaMode, hostMutesAudio: Bool = false) -> World {
         var strategy = StrategySpec()
         strategy.publish = true
         let clients = ["host", "viewer"].map { name in
@@ -20,6 +20,7 @@ struct PublishedStreamStatsTests {
         link.lossProbability = 0.02
         var world = World(stageId: "stage-1", clients: clients, links: [:], defaultLink: link, seed: 1, keepalive: .off)
         for index in world.clients.indices { world.scheduleHostCall(.join, clientIndex: index, at: .zero) }
+        if hostMutesAudio { world.scheduleHostCall(.setMuted(.audio, true), clientIndex: 0, at: .seconds(1)) }
         var simulator = Simulator(world: world, seed: 1)
         simulator.run(until: .seconds(3)) { _, _, _ in }
         return simulator.world
@@ -36,6 +37,17 @@ struct PublishedStreamStatsTests {
         let audio = try #require(world.rtcStats(observer: "host", participant: "host", kind: .audio)?["outbound-rtp-audio"])
         #expect(audio["peakDb"] == "-6.0" && audio["rmsDb"] == "-18.0")
         #expect(world.rtcStats(observer: "viewer", participant: "host", kind: .video)?["inbound-rtp-video"] != nil)
+    }
+
+    @Test("a muted audio stream reports silence, -100 dB peak and rms, to its receiver and its publisher; unmuted it does not")
+    func mutedAudioIsSilent() throws {
+        let muted = world(mediaMode: .routed, hostMutesAudio: true)
+        let inbound = try #require(muted.rtcStats(observer: "viewer", participant: "host", kind: .audio)?["inbound-rtp-audio"])
+        #expect(inbound["peakDb"] == "-100.0" && inbound["rmsDb"] == "-100.0")
+        let outbound = try #require(muted.rtcStats(observer: "host", participant: "host", kind: .audio)?["outbound-rtp-audio"])
+        #expect(outbound["peakDb"] == "-100.0" && outbound["rmsDb"] == "-100.0")
+        let unmuted = try #require(world(mediaMode: .routed).rtcStats(observer: "viewer", participant: "host", kind: .audio)?["inbound-rtp-audio"])
+        #expect(unmuted["peakDb"] != "-100.0" && unmuted["rmsDb"] != "-100.0")
     }
 
     @Test("relayed: no stats for the local client's own stream; a received stream still has them")

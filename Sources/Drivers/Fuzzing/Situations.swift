@@ -41,7 +41,11 @@ import StageWorld
 /// - token reused (8%): a second client joins with the target's token (its jti and claims)
 ///   2-10 s after the target's join, which ejects the target's connection (TOK-10);
 /// - layer preferences (15%): a subscriber sets a preferred frame rate or resolution for a
-///   publisher, twice, at or around the sizes and rate of the publisher's layers (SUB-8).
+///   publisher, twice, at or around the sizes and rate of the publisher's layers (SUB-8);
+/// - attributes at the limit (10%): a participant's token attributes at 1,023, 1,024 or
+///   1,025 bytes, in its join token or a token it exchanges (TOK-2: at most 1 KB);
+/// - narrow downlink (12%): every media downlink at 400-2,500 kbps, at or between a default
+///   publisher's simulcast layers, so subscribers receive the low layer (LST-4).
 struct Situations {
     private var random: SplitMix64
     /// Whether this seed draws a full stage: it decides the participant count.
@@ -74,6 +78,8 @@ struct Situations {
             ("kept reconnect cut", 12, { $0.keptReconnectCut(&$1, $2) }),
             ("token reused", 8, { $0.tokenReused(&$1, $2) }),
             ("layer preferences", 15, { $0.layerPreferences(&$1, $2) }),
+            ("attributes at the limit", 10, { $0.attributesAtTheLimit(&$1, $2) }),
+            ("narrow downlink", 12, { $0.narrowDownlink(&$1, $2) }),
         ]
         for kind in kinds {
             guard random.percentChance(kind.percent) else {
@@ -381,5 +387,38 @@ struct Situations {
             at += 1_000 + random.upTo(3_000)
         }
         return "\(name) for \(publisherName): " + calls.joined(separator: ", ")
+    }
+
+    /// TOK-2: the target's token attributes (keys and values together) at 1,023, 1,024 or
+    /// 1,025 bytes of UTF-8, either side of the 1 KB limit and on it: its existing attributes
+    /// and a `bio` filled to the size, with the join token or, half the time, in a token it
+    /// exchanges 2 s or more after its join. The 1,025-byte token is malformed (TOK-1).
+    private mutating func attributesAtTheLimit(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        let name = draft.participants[target].name
+        let size = 1_023 + random.below(3)
+        var pairs = draft.participants[target].attributes.pairs.filter { $0.key != "bio" }.map { ($0.key, $0.value) }
+        let used = pairs.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count } + "bio".utf8.count
+        pairs.append(("bio", String(repeating: "x", count: size - used)))
+        let attributes = Attributes(pairs)
+        if random.percentChance(50) {
+            draft.participants[target].attributes = attributes
+            return "\(name) joins with \(size) bytes of attributes"
+        }
+        var patch = ClaimsPatch()
+        patch.attributes = attributes
+        patch.issuedAtSeconds = 0
+        let at = Self.joinTime(of: name, in: draft) + 2_000 + random.upTo(draft.durationSeconds * 500)
+        draft.steps.append(.init(atMilliseconds: at, participant: name, call: .exchangeToken(.patch(patch))))
+        return "\(name) exchanges for \(size) bytes of attributes at \(VirtualDuration.milliseconds(at))"
+    }
+
+    /// LST-4: every participant's media downlink at 400-2,500 kbps, at or between the bitrates
+    /// of a default publisher's simulcast layers (625 kbps low, 2,500 kbps high): a subscriber
+    /// that cannot carry the high layer receives the low one (or, under both, falls back to
+    /// audio for quality, SUB-5). Otherwise the downlink is 10 Mbps and carries every layer.
+    private mutating func narrowDownlink(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        let kbps = random.pick([400, 624, 625, 1_200, 2_499, 2_500]) ?? 1_200
+        draft.network.downlinkBitsPerSecond = kbps * 1_000
+        return "downlink \(kbps) kbps"
     }
 }
