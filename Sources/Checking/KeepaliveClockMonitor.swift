@@ -5,8 +5,9 @@ import StageWorld
 /// its first ping `pingInterval` after it registered the connection, each later ping
 /// `pingInterval` after the one before, and each ping's pong deadline `pongTimeout` after
 /// that ping; an interrupted publisher's reconnect grace (SUB-4) ends `reconnectGrace` after
-/// the interruption. The monitor reads the service's pending keepalive timers at the end of every
-/// step it sees and checks their due times with the policy's numbers, worked out here: a ping
+/// the interruption. The monitor reads the keepalive timers the service set since the last
+/// step it saw (from the pending events' index of service timers, by sequence number) and
+/// checks their due times with the policy's numbers, worked out here: a ping
 /// timer is due one interval after the previous ping timer of its connection (the first one
 /// interval after a moment between the last step seen and now), and a pong deadline falls one
 /// timeout after one of the connection's ping times. A timer set in a step without events
@@ -22,6 +23,9 @@ public struct KeepaliveClockMonitor: InvariantMonitor {
     private var pings: [Connection: PingTimes] = [:]
     /// The connections whose reconnect grace the monitor has judged.
     private var graces: Set<Connection> = []
+    /// The pending events' next sequence number at the last step the monitor saw: timers
+    /// numbered from it on were set since, and only they are new to the monitor.
+    private var scheduledAtLastRead: UInt64 = 0
     /// The clock at the last step the monitor saw.
     private var lastStepSeen: VirtualTime = .zero
 
@@ -45,12 +49,14 @@ public struct KeepaliveClockMonitor: InvariantMonitor {
         let registeredNoEarlierThan = lastStepSeen
         lastStepSeen = world.now
         let policy = world.config.keepalive
-        guard world.timekeeping == .everyEvent, policy.isEnabled else { return [] }
+        let scheduledBefore = scheduledAtLastRead
+        scheduledAtLastRead = world.pending.nextSequence
+        guard world.timekeeping == .everyEvent, policy.isEnabled, scheduledAtLastRead != scheduledBefore else { return [] }
         var messages: [(client: Int, text: String)] = []
         var deadlines: [(Connection, VirtualTime)] = []
-        for entry in world.pending.entries {
-            guard case .serverTimer(let timer) = entry.payload else { continue }
-            switch timer {
+        let timers = world.clients.indices.lazy.flatMap { world.pending.serviceTimers(forClient: $0) }
+        for entry in timers where entry.sequence >= scheduledBefore {
+            switch entry.timer {
             case .ping(let client, let epoch):
                 let connection = Connection(clientIndex: client, epoch: epoch)
                 if let text = pingDisagreement(connection, due: entry.due, policy: policy, registeredIn: registeredNoEarlierThan...world.now) {
