@@ -21,8 +21,6 @@ public struct KeepaliveClockMonitor: InvariantMonitor {
     public var rules: [String] { ["SIG-6", "SUB-4"] }
     /// Per connection the monitor has seen pinged: its first ping time and its latest.
     private var pings: [Connection: PingTimes] = [:]
-    /// The connections whose reconnect grace the monitor has judged.
-    private var graces: Set<Connection> = []
     /// The pending events' next sequence number at the last step the monitor saw: timers
     /// numbered from it on were set since, and only they are new to the monitor.
     private var scheduledAtLastRead: UInt64 = 0
@@ -65,7 +63,6 @@ public struct KeepaliveClockMonitor: InvariantMonitor {
             case .pongDeadline(let client, let epoch, _):
                 deadlines.append((Connection(clientIndex: client, epoch: epoch), entry.due))
             case .reconnectGrace(let client, let epoch):
-                guard graces.insert(Connection(clientIndex: client, epoch: epoch)).inserted else { continue }
                 let interrupted = VirtualTime(nanoseconds: entry.due.nanoseconds &- policy.reconnectGrace.nanoseconds)
                 if entry.due < VirtualTime.zero + policy.reconnectGrace || !(registeredNoEarlierThan...world.now).contains(interrupted) {
                     messages.append((client, "the reconnect grace of connection \(epoch) ends at \(entry.due), not \(policy.reconnectGrace) after its interruption (between \(registeredNoEarlierThan) and \(world.now))"))
@@ -121,13 +118,9 @@ public struct KeepaliveClockMonitor: InvariantMonitor {
 
     public static var keyReads: WorldReads { .clock }
 
-    /// Each pinged connection's first and latest ping times, from now, and the connections whose
-    /// grace was judged. (Empty under the model checker, which this monitor does not judge.)
+    /// Each pinged connection's first and latest ping times, from now. (Empty under the model
+    /// checker, which this monitor does not judge.)
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
-        writer.writeUnordered(graces) { writer, connection in
-            writer.writeClientIndex(connection.clientIndex)
-            writer.write(connection.epoch)
-        }
         writer.writeUnordered(pings) { writer, entry in
             writer.writeClientIndex(entry.key.clientIndex)
             writer.write(entry.key.epoch)
