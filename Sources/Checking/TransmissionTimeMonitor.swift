@@ -16,7 +16,8 @@ public struct TransmissionTimeMonitor: InvariantMonitor {
     public var name: String { "frames-take-their-transmission-time" }
     public var summary: String { "no frame is due before its link's bandwidth could have sent it, behind the frames sent before it, plus the link's latency" }
     public var rules: [String] { ["NET-2"] }
-    /// Per link direction (`2 * client + 1` up, `2 * client` down): what it has sent so far.
+    /// Per link direction (`Network.direction`: `2 * client + 1` up, `2 * client` down): what it
+    /// has sent so far.
     private var sending: [Int: Sending] = [:]
     /// Per limited direction, its client's connection and the number its next frame gets when
     /// the frames were last read: while none changes, nothing new is in flight.
@@ -85,7 +86,7 @@ public struct TransmissionTimeMonitor: InvariantMonitor {
         var changed = false
         for client in links.indices where links[client].signalingBitsPerSecond ?? 0 > 0 {
             let epoch = world.clients[client].epoch
-            for direction in 2 * client ... 2 * client + 1 {
+            for direction in Network.direction(clientIndex: client, uplink: false)...Network.direction(clientIndex: client, uplink: true) {
                 let next = Numbering(epoch: epoch, nextSent: world.network.directions[direction].nextSent)
                 if numberedAtLastRead[direction] != next { changed = true }
                 numberedAtLastRead[direction] = next
@@ -101,7 +102,7 @@ public struct TransmissionTimeMonitor: InvariantMonitor {
         var found: [Int: [UInt64: NewFrame]] = [:]
         func note(_ envelope: Envelope, due: VirtualTime?) {
             guard envelope.sequence != 0, world.network.links[envelope.clientIndex].signalingBitsPerSecond ?? 0 > 0 else { return }
-            let direction = 2 * envelope.clientIndex + (envelope.isUplink ? 1 : 0)
+            let direction = Network.direction(clientIndex: envelope.clientIndex, uplink: envelope.isUplink)
             if let account = sending[direction], account.epoch > envelope.epoch
                 || (account.epoch == envelope.epoch && account.lastSequence >= envelope.sequence) { return }
             let earlier = found[direction]?[envelope.sequence]?.due

@@ -83,7 +83,8 @@ public struct Network: Hashable, Sendable {
         self.random = SplitMix64.stream(seed: seed, name: "network")
     }
 
-    static func direction(clientIndex: Int, uplink: Bool) -> Int { clientIndex * 2 + (uplink ? 1 : 0) }
+    /// The index in `directions` of one direction of a client's link.
+    public static func direction(clientIndex: Int, uplink: Bool) -> Int { clientIndex * 2 + (uplink ? 1 : 0) }
 
     /// When a transmission of `bytes` sent now arrives: it waits for the link (bandwidth), then
     /// takes the latency plus drawn jitter, and never arrives before one sent earlier (FIFO),
