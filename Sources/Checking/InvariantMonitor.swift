@@ -163,18 +163,32 @@ protocol MonitorVisitor {
 }
 
 /// Shows the events of one step to every monitor, event by event; made once per step, so the
-/// world is copied into it once.
+/// world is copied into it once. It never changes itself while it visits (violations go to
+/// its sink), so the event is handed to each monitor in place, not copied for each.
 private struct EventObserver: MonitorVisitor {
     var event: TraceEvent
     var index: Int
     let world: World
     var sameStepAsPrevious = false
-    var violations: [Violation] = []
+    let sink = ViolationSink()
+    var violations: [Violation] { sink.violations }
 
-    mutating func visit<Monitor: InvariantMonitor>(_ monitor: inout Monitor) {
-        let found = monitor.observe(event, index: index, world: world, sameStepAsPrevious: sameStepAsPrevious)
-        if !found.isEmpty { violations += found }
+    init(event: TraceEvent, index: Int, world: World) {
+        self.event = event
+        self.index = index
+        self.world = world
     }
+
+    func visit<Monitor: InvariantMonitor>(_ monitor: inout Monitor) {
+        let found = monitor.observe(event, index: index, world: world, sameStepAsPrevious: sameStepAsPrevious)
+        if !found.isEmpty { sink.violations += found }
+    }
+}
+
+/// Where a visitor that does not change itself collects violations: a visitor passed by
+/// reference would have its fields copied for every monitor it calls.
+private final class ViolationSink {
+    var violations: [Violation] = []
 }
 
 /// Ends a step for every monitor (`InvariantMonitor.endOfStep`), after its events.

@@ -36,7 +36,7 @@ public struct LiveConnectionMonitor: InvariantMonitor {
         guard world.config.keepalive.isEnabled, !(sameStepAsPrevious && lastPass == event.time) else { return found }
         lastPass = event.time
         var held: HeldConnections?
-        for client in world.clients.indices {
+        for client in passClients(world) {
             guard let message = overdue(client, world: world, held: &held, at: event.time) else { continue }
             found.append(Violation(invariant: name, rules: rules, time: event.time, observer: world.clients[client].name, eventIndex: index, message: message))
         }
@@ -68,6 +68,18 @@ public struct LiveConnectionMonitor: InvariantMonitor {
             writer.write((world.now - open.value).nanoseconds)
         }
         writer.writeUnordered(reported) { $0.writeClientIndex($1) }
+    }
+
+    /// The clients a watchdog pass must look at, in index order: those in a disagreement
+    /// (time alone may make theirs overdue) and those changed since the last step with events
+    /// (`World.changesSinceTrace`); every client when the service opened or closed a
+    /// connection since. Any other client is where the last pass left it: not connected, or
+    /// on a connection the service holds.
+    private func passClients(_ world: World) -> [Int] {
+        let changes = world.changesSinceTrace
+        guard !changes.connections else { return Array(world.clients.indices) }
+        guard !closedSince.isEmpty else { return changes.clients.sorted() }
+        return Set(changes.clients).union(closedSince.keys).sorted()
     }
 
     /// Whether the service holds the connection the client is on.

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Simulation
 import StageWorld
 
@@ -75,10 +78,7 @@ func haveSameBytes<Value>(_ left: Value, _ right: Value) -> Bool {
     let size = MemoryLayout<Value>.size
     guard size > 0 else { return true }
     return withUnsafeBytes(of: left) { leftBytes in
-        withUnsafeBytes(of: right) { rightBytes in
-            for offset in 0..<size where leftBytes[offset] != rightBytes[offset] { return false }
-            return true
-        }
+        withUnsafeBytes(of: right) { rightBytes in memcmp(leftBytes.baseAddress!, rightBytes.baseAddress!, size) == 0 }
     }
 }
 

@@ -45,14 +45,17 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
     public var name: String { "pong-deadline-decides-the-connection" }
     public var summary: String { "a connection whose pong is pongTimeout late is dropped at the deadline, and one that answered in time is not dropped for it" }
     public var rules: [String] { ["SIG-6"] }
-    /// Per participant id: its current connection and how many pongs the service has been
-    /// delivered on it, counted here from the trace (a pong the service delivers is on the
-    /// connection it holds; one from an older connection is discarded, not delivered). The
-    /// count starts at zero on each new connection, whatever the service's own counter says.
-    private var pongsHeard: [String: PongsHeard] = [:]
-    /// Whether the connections were read from the world in the current step (the world does
-    /// not change within a step, so a second read would find the same connections).
-    private var syncedThisStep = false
+    /// Per client index: the participant and connection the service last held for it, and how
+    /// many pongs the service has been delivered on that connection, counted here from the
+    /// trace (a pong the service delivers is on the connection it holds; one from an older
+    /// connection is discarded, not delivered). The count starts at zero on each new
+    /// connection, whatever the service's own counter says. Indexed by client, not keyed by
+    /// participant id: it is read for every participant at every pong.
+    private var pongsHeard: [PongsHeard?] = []
+    /// Per participant id: the client of its latest connection counted, whose entry a drop of
+    /// that participant is judged by (an earlier connection of the id, on another client, was
+    /// dropped before it: the service holds one connection per participant id, TOK-10).
+    private var latestClient: [String: Int] = [:]
 
     public init() {}
 
@@ -60,31 +63,58 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
         observe(event, index: index, world: world, sameStepAsPrevious: false)
     }
 
+    /// The entries follow the service's connections: they are brought up to date at the first
+    /// event of a step after the service opened or closed one (`World.changesSinceTrace`).
     public mutating func observe(_ event: TraceEvent, index: Int, world: World, sameStepAsPrevious: Bool) -> [Violation] {
-        if !sameStepAsPrevious { syncedThisStep = false }
+        if !sameStepAsPrevious && world.changesSinceTrace.connections { followConnections(world) }
         guard event.observer == "server" else { return [] }
-        var found: [Violation] = []
         switch event.kind {
         case .delivered(.pong, _):
-            found += overdue(world).map { violation(event, index: index, $0) }
+            let found = overdue(world).map { violation(event, index: index, $0) }
             countPong(from: event.peer, world: world)
+            return found
         case .service(.ejected(let id, let reason)), .service(.interrupted(let id, let reason)):
-            if let number = Self.unansweredPing(reason), let heard = pongsHeard[id], heard.count >= number {
-                found.append(violation(event, index: index, "\(id) answered ping \(number) in time (\(heard.count) pongs heard on connection \(heard.connection.epoch)), yet the service dropped it for that ping"))
-            }
+            guard let number = Self.unansweredPing(reason), let heard = droppedConnection(of: id), heard.count >= number else { return [] }
+            return [violation(event, index: index, "\(id) answered ping \(number) in time (\(heard.count) pongs heard on connection \(heard.epoch)), yet the service dropped it for that ping")]
         default:
-            break
+            return []
         }
-        guard !syncedThisStep else { return found }
-        syncedThisStep = true
-        // Field by field, not a copy of each participant (this runs on every server step).
+    }
+
+    /// Starts a count at zero for every participant on a connection not counted yet.
+    private mutating func followConnections(_ world: World) {
         let participants = world.server.participants
-        for index in participants.indices {
-            let connection = PongsHeard.Connection(of: participants, at: index)
-            guard pongsHeard[participants[index].info.participantId]?.connection != connection else { continue }
-            pongsHeard[participants[index].info.participantId] = PongsHeard(connection: connection, count: 0)
+        for index in participants.indices where entry(participants, index) == nil {
+            start(PongsHeard(participantId: participants[index].info.participantId, epoch: participants[index].epoch, count: 0), client: participants[index].clientIndex)
         }
-        return found
+    }
+
+    /// Counts a connection not counted before on `client`.
+    private mutating func start(_ heard: PongsHeard, client: Int) {
+        if pongsHeard.count <= client { pongsHeard += Array(repeating: nil, count: client + 1 - pongsHeard.count) }
+        pongsHeard[client] = heard
+        latestClient[heard.participantId] = client
+    }
+
+    /// The entry of `participants[index]`'s client if it is of that participant, on any
+    /// connection.
+    private func heardEntry(_ participants: [ServerParticipant], _ index: Int) -> PongsHeard? {
+        let client = participants[index].clientIndex
+        guard pongsHeard.indices.contains(client), let heard = pongsHeard[client],
+              heard.participantId == participants[index].info.participantId else { return nil }
+        return heard
+    }
+
+    /// The entry counting `participants[index]`'s current connection, if any.
+    private func entry(_ participants: [ServerParticipant], _ index: Int) -> PongsHeard? {
+        heardEntry(participants, index).flatMap { $0.epoch == participants[index].epoch ? $0 : nil }
+    }
+
+    /// The count of the connection the service has just dropped for participant `id`: that of
+    /// its latest connection.
+    private func droppedConnection(of id: String) -> PongsHeard? {
+        guard let client = latestClient[id], let heard = pongsHeard[client], heard.participantId == id else { return nil }
+        return heard
     }
 
     /// One more pong heard on the connection the service holds for the client named `peer`.
@@ -92,10 +122,10 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
         let participants = world.server.participants
         guard let peer, let client = world.clientIndex(named: peer),
               let index = participants.firstIndex(where: { $0.clientIndex == client }) else { return }
-        let id = participants[index].info.participantId
-        let connection = PongsHeard.Connection(of: participants, at: index)
-        let known = pongsHeard[id].flatMap { $0.connection == connection ? $0.count : nil } ?? 0
-        pongsHeard[id] = PongsHeard(connection: connection, count: known + 1)
+        guard let known = entry(participants, index)?.count else {
+            return start(PongsHeard(participantId: participants[index].info.participantId, epoch: participants[index].epoch, count: 1), client: client)
+        }
+        pongsHeard[client]?.count = known + 1
     }
 
     public func finish(world: World) -> [Violation] {
@@ -109,20 +139,21 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
     /// only as the pings unanswered, so the absolute counts stay out here too; a verdict
     /// compares pong counts with ping numbers, and both differences are in the key). An entry
     /// of a participant the service no longer holds is left out: it is read only when the
-    /// service drops that participant, which it must hold first, and every server-side event
-    /// while it is held refreshes the entry. When no participant held has an entry (keepalive
-    /// off) each would say nothing is heard, which the world implies, so nothing is written.
+    /// service drops that participant, which it must hold first, and every change of the
+    /// service's connections brings the entries up to date. When no participant held has an
+    /// entry (no connection yet) each would say nothing is heard, which the world implies, so
+    /// nothing is written.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
         let participants = world.server.participants
-        guard !pongsHeard.isEmpty, participants.indices.contains(where: { pongsHeard[participants[$0].info.participantId] != nil }) else {
+        guard participants.indices.contains(where: { heardEntry(participants, $0) != nil }) else {
             return writer.write(UInt32(0))
         }
-        writer.writeUnordered(world.server.participants) { writer, participant in
-            writer.writeName(participant.info.participantId)
-            guard let heard = pongsHeard[participant.info.participantId] else { return writer.write(UInt8(0)) }
-            let current = heard.connection == PongsHeard.Connection(clientIndex: participant.clientIndex, epoch: participant.epoch)
+        writer.writeUnordered(participants.indices) { writer, index in
+            writer.writeName(participants[index].info.participantId)
+            guard let heard = heardEntry(participants, index) else { return writer.write(UInt8(0)) }
+            let current = heard.epoch == participants[index].epoch
             writer.write(UInt8(current ? 1 : 2))
-            if current { writer.write(participant.pongsHeard - heard.count) }
+            if current { writer.write(participants[index].pongsHeard - heard.count) }
         }
     }
 
@@ -161,29 +192,17 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
     /// Pings of participant `index`'s connection answered before the current event, by the
     /// pongs counted here.
     private func answered(_ participants: [ServerParticipant], _ index: Int) -> Int {
-        guard let heard = pongsHeard[participants[index].info.participantId], heard.connection == PongsHeard.Connection(of: participants, at: index) else { return 0 }
-        return heard.count
+        entry(participants, index)?.count ?? 0
     }
 }
 
-/// The pongs `KeepaliveVerdictMonitor` has counted on one connection (SIG-6): the client
-/// holding the participant id and its connection number, as two clients may share a token's
-/// participant id (TOK-10) and each numbers its own connections.
+/// The pongs `KeepaliveVerdictMonitor` has counted on one connection of a client (SIG-6): the
+/// participant it held and the connection's number, as a client may join again as another
+/// participant, and each client numbers its own connections.
 private struct PongsHeard: Sendable {
-    struct Connection: Equatable, Sendable {
-        var clientIndex: Int
-        var epoch: Int
-    }
-
-    var connection: Connection
+    var participantId: String
+    var epoch: Int
     var count: Int
-}
-
-extension PongsHeard.Connection {
-    /// The connection the service holds for `participants[index]`, read in place.
-    init(of participants: [ServerParticipant], at index: Int) {
-        self.init(clientIndex: participants[index].clientIndex, epoch: participants[index].epoch)
-    }
 }
 
 /// STG-3: a join that gets no answer for the whole retry window ends in `disconnected` with

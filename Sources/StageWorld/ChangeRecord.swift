@@ -9,6 +9,9 @@ public struct ChangeRecord: Hashable, Sendable {
     /// Whether the action changed the stage service's state (or a client's connection, which
     /// the service's view of it depends on).
     public private(set) var service = false
+    /// Whether the action opened or closed one of the service's connections (a join, a leave,
+    /// an ejection, an interruption or its end: `StageServer.connections` changed).
+    public private(set) var connections = false
 
     public init() {}
 
@@ -18,7 +21,38 @@ public struct ChangeRecord: Hashable, Sendable {
 
     mutating func insertService() { service = true }
 
+    mutating func insertConnections() {
+        service = true
+        connections = true
+    }
+
+    /// Adds what `later`, the record of a later action, changed.
+    mutating func formUnion(_ later: ChangeRecord) {
+        for client in later.clients { insert(client: client) }
+        service = service || later.service
+        connections = connections || later.connections
+    }
+
     public static func == (left: ChangeRecord, right: ChangeRecord) -> Bool { true }
 
     public func hash(into hasher: inout Hasher) {}
+}
+
+/// What changed since the last action that recorded trace events (`World.changesSinceTrace`).
+/// Like `ChangeRecord` it describes the run, not the state, so it takes no part in equality or
+/// hashing.
+struct UntracedChanges: Hashable, Sendable {
+    private(set) var changes = ChangeRecord()
+    /// Whether the last action recorded events: the next action's changes start afresh.
+    private var traced = true
+
+    /// Adds the changes of one more action, which recorded events (`traced`) or not.
+    mutating func add(_ action: ChangeRecord, traced actionTraced: Bool) {
+        if traced { changes = action } else { changes.formUnion(action) }
+        traced = actionTraced
+    }
+
+    static func == (left: UntracedChanges, right: UntracedChanges) -> Bool { true }
+
+    func hash(into hasher: inout Hasher) {}
 }

@@ -74,6 +74,14 @@ public struct World: Hashable, Sendable {
     var touched = WorldComponents()
     /// Which clients and whether the service the last action changed (`ChangeRecord`).
     public internal(set) var changes = ChangeRecord()
+    /// What changed since the last action that recorded trace events ended, up to and
+    /// including the last action: what a reader of the trace, who sees only actions with
+    /// events (the monitors), must account for at the last action's events, so that a change
+    /// made by an action without events (a silent timer, the service's ping) is not missed.
+    public var changesSinceTrace: ChangeRecord { untraced.changes }
+    /// `changesSinceTrace`, and whether the last action recorded events (the next one then
+    /// starts a fresh record).
+    var untraced = UntracedChanges()
 
     /// A world at time zero: every client as configured (in the configuration's name order),
     /// nothing pending.
@@ -148,6 +156,7 @@ public struct World: Hashable, Sendable {
         }
         cancelSpentTimers()
         if now != clockBefore { touchTimerOwners() }
+        untraced.add(changes, traced: !events.isEmpty)
         let changed = touched
         touched = WorldComponents()
         return (events, changed)
@@ -282,7 +291,9 @@ public struct World: Hashable, Sendable {
         let connectionsBefore = server.connections
         let reply = handle(&server)
         var trace: [TraceEvent] = []
-        if !server.holdsExactly(connectionsBefore) && !Mutants.isOn(.framesOutliveClosedConnection) {
+        let connectionsChanged = !server.holdsExactly(connectionsBefore)
+        if connectionsChanged { changes.insertConnections() }
+        if connectionsChanged && !Mutants.isOn(.framesOutliveClosedConnection) {
             let connectionsAfter = server.connections
             for closed in connectionsBefore where !connectionsAfter.contains(closed) {
                 trace += closeConnection(closed)

@@ -30,6 +30,11 @@ struct SessionMonitorTests {
         var closed = world
         let alice = try #require(closed.clientIndex(named: "alice"))
         closed.server.participants.removeAll { $0.clientIndex == alice }
+        // The service closed a connection: as `apply` would, the world records it for the
+        // monitors, which look again at every client only then (`World.changesSinceTrace`).
+        var closing = ChangeRecord()
+        closing.insertConnections()
+        closed.untraced.add(closing, traced: true)
         closed.pending.removeAll { payload in
             if case .timer(alice, .pingWatchdog) = payload { true } else { false }
         }
