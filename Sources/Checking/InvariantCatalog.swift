@@ -56,7 +56,7 @@ struct CatalogMonitors: Sendable {
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
-    mutating func visit<Visitor: MonitorVisitor>(_ visitor: inout Visitor) {
+    mutating func visit<Visitor: MonitorVisitor>(_ visitor: Visitor) {
         visitor.visit(&joinLeave)
         visitor.visit(&streamAccounting)
         visitor.visit(&rendererPicture)

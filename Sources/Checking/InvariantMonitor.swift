@@ -99,8 +99,7 @@ public struct MonitorSet: Sendable {
     /// The monitors, in their order.
     public var monitors: [any InvariantMonitor] {
         var collector = MonitorCollector()
-        var copy = self
-        copy.visit(&collector)
+        read(&collector)
         return collector.monitors
     }
 
@@ -109,17 +108,17 @@ public struct MonitorSet: Sendable {
         var observer = EventObserver(event: first, index: eventCount, world: world)
         for (position, event) in events.enumerated() {
             (observer.event, observer.index, observer.sameStepAsPrevious) = (event, eventCount, position > 0)
-            visit(&observer)
+            visit(observer)
             eventCount += 1
         }
-        var ender = StepEnder(world: world, lastEventIndex: eventCount - 1, time: events[events.count - 1].time, violations: observer.violations)
-        visit(&ender)
-        if !ender.violations.isEmpty { violations += ender.violations }
+        let ender = StepEnder(world: world, lastEventIndex: eventCount - 1, time: events[events.count - 1].time, sink: observer.sink)
+        visit(ender)
+        if !ender.sink.violations.isEmpty { violations += ender.sink.violations }
     }
 
     public mutating func finish(world: World) {
         var finisher = Finisher(world: world, quiescent: false)
-        visit(&finisher)
+        read(&finisher)
         violations += finisher.violations
     }
 
@@ -140,8 +139,8 @@ public struct MonitorSet: Sendable {
         swap(&encoder.writer, &writer)
     }
 
-    private mutating func visit<Visitor: MonitorVisitor>(_ visitor: inout Visitor) {
-        catalog?.visit(&visitor)
+    private mutating func visit<Visitor: MonitorVisitor>(_ visitor: Visitor) {
+        catalog?.visit(visitor)
         for position in custom.indices { visitor.visit(&custom[position]) }
     }
 
@@ -157,21 +156,22 @@ protocol MonitorReader {
     mutating func read<Monitor: InvariantMonitor>(_ monitor: Monitor)
 }
 
-/// An operation run on every monitor of a set, generic over the monitor's concrete type.
+/// An operation run on every monitor of a set, generic over the monitor's concrete type. It
+/// changes the monitors, never itself (what it collects goes to a `ViolationSink`): a visitor
+/// passed by reference would have every field it hands a monitor (the world, the event)
+/// copied for each monitor.
 protocol MonitorVisitor {
-    mutating func visit<Monitor: InvariantMonitor>(_ monitor: inout Monitor)
+    func visit<Monitor: InvariantMonitor>(_ monitor: inout Monitor)
 }
 
 /// Shows the events of one step to every monitor, event by event; made once per step, so the
-/// world is copied into it once. It never changes itself while it visits (violations go to
-/// its sink), so the event is handed to each monitor in place, not copied for each.
+/// world is copied into it once.
 private struct EventObserver: MonitorVisitor {
     var event: TraceEvent
     var index: Int
     let world: World
     var sameStepAsPrevious = false
     let sink = ViolationSink()
-    var violations: [Violation] { sink.violations }
 
     init(event: TraceEvent, index: Int, world: World) {
         self.event = event
@@ -185,8 +185,7 @@ private struct EventObserver: MonitorVisitor {
     }
 }
 
-/// Where a visitor that does not change itself collects violations: a visitor passed by
-/// reference would have its fields copied for every monitor it calls.
+/// Where a visitor collects violations (`MonitorVisitor`).
 private final class ViolationSink {
     var violations: [Violation] = []
 }
@@ -196,20 +195,18 @@ private struct StepEnder: MonitorVisitor {
     let world: World
     let lastEventIndex: Int
     let time: VirtualTime
-    var violations: [Violation]
+    let sink: ViolationSink
 
-    mutating func visit<Monitor: InvariantMonitor>(_ monitor: inout Monitor) {
+    func visit<Monitor: InvariantMonitor>(_ monitor: inout Monitor) {
         let found = monitor.endOfStep(world: world, lastEventIndex: lastEventIndex, time: time)
-        if !found.isEmpty { violations += found }
+        if !found.isEmpty { sink.violations += found }
     }
 }
 
-private struct Finisher: MonitorVisitor, MonitorReader {
+private struct Finisher: MonitorReader {
     let world: World
     let quiescent: Bool
     var violations: [Violation] = []
-
-    mutating func visit<Monitor: InvariantMonitor>(_ monitor: inout Monitor) { read(monitor) }
 
     mutating func read<Monitor: InvariantMonitor>(_ monitor: Monitor) {
         violations += quiescent ? monitor.finishWhenQuiescent(world: world) : monitor.finish(world: world)
@@ -225,10 +222,10 @@ private struct StateEncoder: MonitorReader {
     }
 }
 
-struct MonitorCollector: MonitorVisitor {
+struct MonitorCollector: MonitorReader {
     var monitors: [any InvariantMonitor] = []
 
-    mutating func visit<Monitor: InvariantMonitor>(_ monitor: inout Monitor) { monitors.append(monitor) }
+    mutating func read<Monitor: InvariantMonitor>(_ monitor: Monitor) { monitors.append(monitor) }
 }
 
 extension CanonicalWriter {
