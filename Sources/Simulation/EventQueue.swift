@@ -200,9 +200,10 @@ public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
         positions = index
     }
 
-    /// Swaps two heap positions, keeping the position index (if any) in step.
+    /// Swaps two heap positions, keeping the position index (if any) in step. The entries
+    /// trade places in memory: no payload is copied.
     @inlinable mutating func swapEntries(_ first: Int, _ second: Int) {
-        heap.swapAt(first, second)
+        heap.withUnsafeMutableBufferPointer { $0.swapAt(first, second) }
         guard positions != nil else { return }
         positions?[heap[first].sequence] = first
         positions?[heap[second].sequence] = second
@@ -223,28 +224,65 @@ public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
     /// Moves the entry at `position` up while it precedes its parent; returns where it ends.
     @inlinable @discardableResult
     mutating func siftUp(from position: Int) -> Int {
-        var child = position
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child].precedes(heap[parent]) else { break }
-            swapEntries(child, parent)
-            child = parent
-        }
-        return child
+        withHeap { entries, positions in Self.siftUp(entries, from: position, positions: &positions) }
     }
 
     /// Moves the entry at `position` down while a child precedes it.
     @inlinable mutating func siftDown(from position: Int) {
-        var parent = position
-        while true {
-            let left = 2 * parent + 1
-            guard left < heap.count else { return }
-            let right = left + 1
-            let earlier = right < heap.count && heap[right].precedes(heap[left]) ? right : left
-            guard heap[earlier].precedes(heap[parent]) else { return }
-            swapEntries(parent, earlier)
-            parent = earlier
+        withHeap { entries, positions in Self.siftDown(entries, from: position, positions: &positions) }
+    }
+
+    /// Runs `body` on the heap's storage and the position index, both mutable at once.
+    @inlinable mutating func withHeap<Result>(
+        _ body: (UnsafeMutableBufferPointer<Entry>, inout [UInt64: Int]?) -> Result
+    ) -> Result {
+        var index: [UInt64: Int]?
+        swap(&index, &positions)
+        defer { swap(&index, &positions) }
+        return heap.withUnsafeMutableBufferPointer { body($0, &index) }
+    }
+
+    /// `siftUp` on the heap's storage: the entry is lifted out and each parent it precedes
+    /// moves down into the hole, one move per level and no payload copied; where the hole
+    /// stops, the entry goes. The same heap as swapping it up level by level.
+    @inlinable static func siftUp(
+        _ entries: UnsafeMutableBufferPointer<Entry>, from position: Int, positions: inout [UInt64: Int]?
+    ) -> Int {
+        let base = entries.baseAddress!
+        let moving = (base + position).move()
+        var hole = position
+        while hole > 0 {
+            let parent = (hole - 1) / 2
+            guard moving.precedes(base[parent]) else { break }
+            (base + hole).moveInitialize(from: base + parent, count: 1)
+            positions?[base[hole].sequence] = hole
+            hole = parent
         }
+        (base + hole).initialize(to: moving)
+        positions?[moving.sequence] = hole
+        return hole
+    }
+
+    /// `siftDown` on the heap's storage: the entry is lifted out and the earlier child moves up
+    /// into the hole while it precedes the entry; the same heap as swapping it down.
+    @inlinable static func siftDown(
+        _ entries: UnsafeMutableBufferPointer<Entry>, from position: Int, positions: inout [UInt64: Int]?
+    ) {
+        let base = entries.baseAddress!
+        let moving = (base + position).move()
+        var hole = position
+        while true {
+            let left = 2 * hole + 1
+            guard left < entries.count else { break }
+            let right = left + 1
+            let earlier = right < entries.count && base[right].precedes(base[left]) ? right : left
+            guard base[earlier].precedes(moving) else { break }
+            (base + hole).moveInitialize(from: base + earlier, count: 1)
+            positions?[base[hole].sequence] = hole
+            hole = earlier
+        }
+        (base + hole).initialize(to: moving)
+        positions?[moving.sequence] = hole
     }
 
     /// Restores the heap order of `entries` after a bulk change, in O(n).

@@ -144,15 +144,17 @@ extension Client {
     private mutating func followSubscribeType() -> [SubscriberTraceEvent] {
         var found: [SubscriberTraceEvent] = []
         for index in subscribers.indices where subscribers[index].isActive {
-            guard let remote = view[subscribers[index].publisherId] else { continue }
-            let state = subscribers[index].state
-            switch remote.requested {
-            case .audioOnly where state.subscribeToVideo:
-                if Mutants.isOn(.videoEventsUnderAudioOnly) && state.phase != .connected { continue }
+            // The remote and the subscriber read in place: this runs for every subscriber at
+            // every step.
+            guard let remote = view.index(of: subscribers[index].publisherId) else { continue }
+            let (subscribeToVideo, phase) = (subscribers[index].state.subscribeToVideo, subscribers[index].state.phase)
+            switch view.remotes[remote].requested {
+            case .audioOnly where subscribeToVideo:
+                if Mutants.isOn(.videoEventsUnderAudioOnly) && phase != .connected { continue }
                 found += changeSlot(index) { $0.setSubscribeToVideo(false) }
-            case .audioVideo where !state.subscribeToVideo:
-                let videoBack = state.phase != .connected || remote.addedStreams.contains { $0.kind == .video }
-                    || !remote.publishedStreams.contains { $0.kind == .video }
+            case .audioVideo where !subscribeToVideo:
+                let videoBack = phase != .connected || view.remotes[remote].addedStreams.contains { $0.kind == .video }
+                    || !view.remotes[remote].publishedStreams.contains { $0.kind == .video }
                 if videoBack { found += changeSlot(index) { $0.setSubscribeToVideo(true) } }
             default:
                 continue

@@ -208,14 +208,7 @@ public struct Client: Hashable, Sendable {
     /// or reconnect that has ended, and the world cancels it (`World.cancelSpentTimers`), as an
     /// SDK cancels its timers: a later join or reconnect numbers its attempts from 1 again and
     /// must not take an earlier one's timer for its own.
-    public func isLive(_ timer: ClientTimer) -> Bool {
-        let state = view.local.connectionState
-        switch timer {
-        case .joinAttemptTimeout(let number): return state == .connecting && joinAttempt?.number == number
-        case .pingWatchdog(let connection, let heard): return state == .connected && connection == epoch && heard == pingsHeard
-        case .reconnectAttempt(let number): return state == .connecting && reconnectAttempt == number
-        }
-    }
+    public func isLive(_ timer: ClientTimer) -> Bool { TimerEvidence(of: self).isLive(timer) }
 
     /// STG-3: an unanswered join is sent again until the retry window is spent; then the SDK
     /// reports FAILED and tells the service to forget any late join.

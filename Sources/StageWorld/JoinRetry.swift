@@ -1,4 +1,5 @@
 import Simulation
+import StageCore
 
 /// How long the SDK keeps retrying a join that gets no answer before it reports FAILED (STG-3,
 /// ext). Both values are assumed, so both are configurable; the window defaults to 30 s.
@@ -34,6 +35,33 @@ public enum ClientTimer: Hashable, Sendable {
         case .joinAttemptTimeout(let attempt): "joinAttemptTimeout(\(attempt))"
         case .pingWatchdog(let connection, let heard): "pingWatchdog(connection \(connection), \(heard) pings heard): connection lost"
         case .reconnectAttempt(let number): "reconnectAttempt(\(number))"
+        }
+    }
+}
+
+/// What decides whether a client's timer is still live (`Client.isLive`): the client's
+/// connection state and number, its join and reconnect attempts, the pings it heard.
+struct TimerEvidence {
+    var state: ConnectionState
+    var joinAttempt: Int?
+    var epoch: Int
+    var pingsHeard: Int
+    var reconnectAttempt: Int?
+
+    init(of client: Client) {
+        state = client.view.local.connectionState
+        joinAttempt = client.joinAttempt?.number
+        epoch = client.epoch
+        pingsHeard = client.pingsHeard
+        reconnectAttempt = client.reconnectAttempt
+    }
+
+    /// `Client.isLive`.
+    func isLive(_ timer: ClientTimer) -> Bool {
+        switch timer {
+        case .joinAttemptTimeout(let number): state == .connecting && joinAttempt == number
+        case .pingWatchdog(let connection, let heard): state == .connected && connection == epoch && heard == pingsHeard
+        case .reconnectAttempt(let number): state == .connecting && reconnectAttempt == number
         }
     }
 }

@@ -181,7 +181,10 @@ public struct World: Hashable, Sendable {
     mutating func cancelSpentTimers() {
         var spent: [UInt64] = []
         for client in changes.clients {
-            for timer in pending.timers(ofClient: client) where !clients[client].isLive(timer.timer) { spent.append(timer.sequence) }
+            let timers = pending.timers(ofClient: client)
+            guard !timers.isEmpty else { continue }
+            let evidence = TimerEvidence(of: clients[client])
+            for timer in timers where !evidence.isLive(timer.timer) { spent.append(timer.sequence) }
         }
         if changes.service && pending.hasServiceTimers {
             let connections = server.timerConnections(clientCount: clients.count)
@@ -314,7 +317,10 @@ public struct World: Hashable, Sendable {
     private mutating func input(_ index: Int, _ handle: (inout Client) -> Client.Output) -> (changed: Bool, trace: [TraceEvent]) {
         touched.insert(client: index)
         changes.insert(client: index)
-        let layoutBefore = clients[index].compositionLayout
+        // Asked only of compositions: reading a computed property of a client in the list
+        // copies the whole client first.
+        let composes = clients[index].config.sdk == .composition
+        let layoutBefore = composes ? clients[index].compositionLayout : nil
         let epochBefore = clients[index].epoch
         let output = handle(&clients[index])
         clients[index].countPublishRequests(in: output.messages)
@@ -332,7 +338,7 @@ public struct World: Hashable, Sendable {
             }
             trace += sampled.map { TraceEvent(time: now, observer: clients[index].name, kind: .subscriber($0)) }
         }
-        if let layout = clients[index].compositionLayout, layout != layoutBefore {
+        if composes, let layout = clients[index].compositionLayout, layout != layoutBefore {
             trace.append(TraceEvent(time: now, observer: clients[index].name, kind: .layout(layout)))
         }
         let changed = !(output.events.isEmpty && output.messages.isEmpty && output.errors.isEmpty)

@@ -18,19 +18,24 @@ public struct LayerPreferences: Sendable, Hashable {
 /// the candidates, the lowest-bitrate candidate is sent *(assumed: the router never sends
 /// nothing; quality fallback, SUB-5, is what drops video)*. Unknown bandwidth carries all.
 public enum LayerSelection {
+    /// One pass over `layers`, allocating nothing: this runs at every link sample of every
+    /// subscriber. Among the layers within the preferences, the largest the link carries, else
+    /// the cheapest of them; when none is within them, the lowest layer stands in (whether the
+    /// link carries it or not).
     public static func choose(
         from layers: [OpenTokStream.Layer],
         preferences: LayerPreferences,
         bandwidthBitsPerSecond: UInt64?
     ) -> OpenTokStream.Layer? {
-        guard let lowest = smallest(of: layers) else { return nil }
-        let withinPreferences = layers.filter { fits($0, preferences) }
-        let pool = withinPreferences.isEmpty ? [lowest] : withinPreferences
-        let carried = pool.filter { layer in
-            bandwidthBitsPerSecond.map { layer.bitsPerSecond <= $0 } ?? true
+        var largestCarried: OpenTokStream.Layer?
+        var cheapestFitting: OpenTokStream.Layer?
+        for layer in layers where fits(layer, preferences) {
+            let carried = bandwidthBitsPerSecond.map { layer.bitsPerSecond <= $0 } ?? true
+            if carried && largestCarried.map({ isSmaller($0, than: layer) }) ?? true { largestCarried = layer }
+            if cheapestFitting.map({ isCheaper(layer, than: $0) }) ?? true { cheapestFitting = layer }
         }
-        if let best = largest(of: carried) { return best }
-        return cheapest(of: pool)
+        guard cheapestFitting != nil else { return smallest(of: layers) }
+        return largestCarried ?? cheapestFitting
     }
 
     /// The largest layer, ignoring preferences and bandwidth (what a relayed session sends).
@@ -54,14 +59,15 @@ public enum LayerSelection {
     /// The layer with the lowest bitrate (ties: the smaller layer).
     public static func cheapest(of layers: [OpenTokStream.Layer]) -> OpenTokStream.Layer? {
         var best: OpenTokStream.Layer?
-        for layer in layers {
-            guard let current = best else { best = layer; continue }
-            if layer.bitsPerSecond < current.bitsPerSecond
-                || (layer.bitsPerSecond == current.bitsPerSecond && isSmaller(layer, than: current)) {
-                best = layer
-            }
+        for layer in layers where best.map({ isCheaper(layer, than: $0) }) ?? true {
+            best = layer
         }
         return best
+    }
+
+    /// Whether `a` has a lower bitrate than `b`, or the same and is smaller.
+    static func isCheaper(_ a: OpenTokStream.Layer, than b: OpenTokStream.Layer) -> Bool {
+        a.bitsPerSecond < b.bitsPerSecond || (a.bitsPerSecond == b.bitsPerSecond && isSmaller(a, than: b))
     }
 
     static func fits(_ layer: OpenTokStream.Layer, _ preferences: LayerPreferences) -> Bool {
