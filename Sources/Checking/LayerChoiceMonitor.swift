@@ -31,10 +31,13 @@ public struct LayerChoiceMonitor: InvariantMonitor {
     /// A subscriber whose app set a preference keeps receiving the chosen layer: at the end of
     /// every step, the layer it was last told (`announcedLayer`) is the choice for its
     /// preferences and bandwidth now, while its media flows with video asked for, so a
-    /// preference that should have changed the layer and told nothing is caught too.
+    /// preference that should have changed the layer and told nothing is caught too. The
+    /// verdict reads only the subscriber's own client, so only the clients changed since the
+    /// last step with events are looked at (`World.changesSinceTrace`): any other stands where
+    /// the last look left it.
     public func endOfStep(world: World, lastEventIndex: Int, time: VirtualTime) -> [Violation] {
         var found: [Violation] = []
-        for client in world.clients.indices {
+        for client in world.changesSinceTrace.clients.sorted() {
             let subscribers = world.clients[client].subscribers
             for slot in subscribers.indices where subscribers[slot].state.preferences != LayerPreferences() {
                 let state = subscribers[slot].state

@@ -45,6 +45,10 @@ struct LayerChoiceMonitorTests {
         let viewer = try #require(world.clientIndex(named: "viewer"))
         world.clients[viewer].subscribers[0].state.preferences = LayerPreferences(resolution: .init(width: 400, height: 1280))
         world.clients[viewer].subscribers[0].state.announcedLayer = layers[1]
+        // The viewer changed by hand: recorded as `apply` records a change (`World.changesSinceTrace`).
+        var change = ChangeRecord()
+        change.insert(client: viewer)
+        world.untraced.add(change, traced: true)
         #expect(LayerChoiceMonitor().endOfStep(world: world, lastEventIndex: 0, time: .zero).count == 1)
         world.clients[viewer].subscribers[0].state.announcedLayer = layers[0]
         #expect(LayerChoiceMonitor().endOfStep(world: world, lastEventIndex: 0, time: .zero).isEmpty)
