@@ -89,6 +89,12 @@ public struct RendererPictureMonitor: InvariantMonitor {
     private var observersThisStep: Set<String> = []
     /// Claims of the current step; emptied at its end.
     private var claims: [Claim] = []
+    /// Observers whose picture a renderer event of the current step painted; emptied at its end.
+    private var paintedThisStep: Set<String> = []
+    /// Per client index: the client's `viewWrites` when its picture last agreed with its view.
+    /// A client whose picture was not painted since and whose view was not written since
+    /// still agrees, and is not compared again (this runs for every observer of every step).
+    private var agreedAtViewWrite: [UInt64?] = []
 
     public init() {}
 
@@ -96,6 +102,7 @@ public struct RendererPictureMonitor: InvariantMonitor {
         let observer = event.observer
         observersThisStep.insert(observer)
         guard let renderer = event.rendererEvent else { return [] }
+        paintedThisStep.insert(observer)
         var picture = pictures[observer] ?? Picture()
         paint(renderer, observer: observer, on: &picture)
         pictures[observer] = picture
@@ -135,11 +142,24 @@ public struct RendererPictureMonitor: InvariantMonitor {
         }
         for observer in observersThisStep.sorted() {
             guard let client = world.clientIndex(named: observer) else { continue }
-            if let message = judgePicture(of: observer, view: world.clients[client].view) { messages.append((observer, message)) }
+            let written = world.clients[client].viewWrites.value
+            if !paintedThisStep.contains(observer) && agreedAtViewWrite.indices.contains(client) && agreedAtViewWrite[client] == written { continue }
+            if let message = judgePicture(of: observer, view: world.clients[client].view) {
+                messages.append((observer, message))
+                note(client, agreedAt: nil)
+            } else {
+                note(client, agreedAt: written)
+            }
         }
         observersThisStep.removeAll(keepingCapacity: true)
+        paintedThisStep.removeAll(keepingCapacity: true)
         claims.removeAll(keepingCapacity: true)
         return messages.map { Violation(invariant: name, rules: rules, time: time, observer: $0.observer, eventIndex: lastEventIndex, message: $0.message) }
+    }
+
+    private mutating func note(_ client: Int, agreedAt written: UInt64?) {
+        if agreedAtViewWrite.count <= client { agreedAtViewWrite += Array(repeating: nil, count: client + 1 - agreedAtViewWrite.count) }
+        agreedAtViewWrite[client] = written
     }
 
     /// Forgets the subscriptions told to remotes the view no longer holds, then compares the
@@ -198,7 +218,8 @@ public struct RendererPictureMonitor: InvariantMonitor {
     /// Each client's picture where it differs from what its view implies (`Picture(view)`;
     /// no picture reads as the initial one): empty in a run without a violation, so it splits
     /// no world state, and exact, since the world is in the key too. The per-step notes are
-    /// empty between steps.
+    /// empty between steps. The view writes a picture last agreed at stay out: they only spare
+    /// comparisons whose outcome the picture and the view already decide.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
         let differing = world.clients.indices.lazy.filter { client in !(pictures[world.clients[client].name] ?? Picture()).agrees(with: world.clients[client].view) }
             .map { world.clients[$0].name }

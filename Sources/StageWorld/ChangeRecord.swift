@@ -56,3 +56,19 @@ struct UntracedChanges: Hashable, Sendable {
 
     func hash(into hasher: inout Hasher) {}
 }
+
+/// How many times a part of the world has been written, for readers that skip what has not
+/// been written since they last looked. It counts writes, not changes (writing an equal value
+/// counts too), and describes the run, not the state, so it takes no part in equality,
+/// hashing or the model checker's state key.
+public struct WriteCount: Hashable, Sendable {
+    public private(set) var value: UInt64 = 0
+
+    public init() {}
+
+    mutating func advance() { value &+= 1 }
+
+    public static func == (left: WriteCount, right: WriteCount) -> Bool { true }
+
+    public func hash(into hasher: inout Hasher) {}
+}

@@ -34,7 +34,10 @@ public struct Client: Hashable, Sendable {
     public internal(set) var deferredExchanges: [String] = []
     /// The current strategy: the configured one until setStrategy or a mute changes it (STR-1, LST-1).
     public var strategy: StrategySpec
-    public var view: StageView
+    public var view: StageView { didSet { viewWrites.advance() } }
+    /// How many times `view` has been written: a monitor that found the view as it should be
+    /// skips it until this moves (`RendererPictureMonitor`).
+    public private(set) var viewWrites = WriteCount()
     /// The join in progress while connecting, nil otherwise.
     public private(set) var joinAttempt: JoinAttempt?
     /// The current connection's number; every join attempt opens a new one (NET-3).
