@@ -69,7 +69,7 @@ struct JSONParser {
         guard depth <= maximumDepth else { throw JSONParseError(offset: index, kind: .depthLimitExceeded(limit: maximumDepth)) }
         index += 1  // {
         var members: [JSONObject.Member] = []
-        var seen: Set<String> = []
+        var seen: Set<String> = []  // filled once the object outgrows `linearKeyCheckLimit`
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -82,7 +82,7 @@ struct JSONParser {
             guard bytes[index] == UInt8(ascii: "\"") else { throw unexpected(expected: "a string key") }
             let keyOffset = index
             let key = try parseString()
-            guard seen.insert(key).inserted else { throw JSONParseError(offset: keyOffset, kind: .duplicateKey(key)) }
+            guard !Self.repeats(key, in: members, seen: &seen) else { throw JSONParseError(offset: keyOffset, kind: .duplicateKey(key)) }
             skipWhitespace()
             try expect(UInt8(ascii: ":"), "':'")
             skipWhitespace()
@@ -94,6 +94,17 @@ struct JSONParser {
             if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(JSONObject(uniqueMembers: members)) }
             throw unexpected(expected: "',' or '}'")
         }
+    }
+
+    /// Up to this many members, a new key is checked against the others one by one.
+    private static let linearKeyCheckLimit = 16
+
+    /// Whether `key` repeats a key of `members`: a scan while the object is small, a set of its
+    /// keys once it is not (`seen`, built at the limit, then kept up to date).
+    private static func repeats(_ key: String, in members: [JSONObject.Member], seen: inout Set<String>) -> Bool {
+        if members.count < linearKeyCheckLimit { return members.contains { $0.key == key } }
+        if seen.isEmpty { seen = Set(members.map(\.key)) }
+        return !seen.insert(key).inserted
     }
 
     private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
@@ -141,9 +152,29 @@ struct JSONParser {
 
     // MARK: strings
 
+    /// A string without escapes is made from its bytes in place; the first escape moves the
+    /// work to a byte buffer.
     private mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // opening quote
-        var out: [UInt8] = []
+        let start = index
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                return String(decoding: bytes[start..<(index - 1)], as: UTF8.self)
+            case UInt8(ascii: "\\"), 0x00..<0x20:
+                return try parseEscapedString(from: start)
+            default:
+                index += 1
+            }
+        }
+        throw JSONParseError(offset: index, kind: .unterminatedString)
+    }
+
+    /// The rest of a string that holds an escape or a control character, its bytes from
+    /// `start` to `index` already scanned.
+    private mutating func parseEscapedString(from start: Int) throws(JSONParseError) -> String {
+        var out = Array(bytes[start..<index])
         while true {
             guard index < bytes.count else { throw JSONParseError(offset: index, kind: .unterminatedString) }
             let byte = bytes[index]
