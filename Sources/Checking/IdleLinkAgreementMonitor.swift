@@ -16,7 +16,7 @@ public struct IdleLinkAgreementMonitor: InvariantMonitor {
     public var summary: String { "whenever nothing is in flight between a connected client and the stage service, its view equals the service's record" }
     public var rules: [String] { ["NET-3", "STR-2", "STR-4", "RND-4", "RND-5", "TOK-7", "VIS-1"] }
     /// Names of the clients the current step involved; emptied at its end.
-    private var involved: Set<String> = []
+    private var involved = StepNames()
     /// Names of the clients that were handed an injected frame.
     private var heardInjectedFrames: Set<String> = []
 
@@ -30,7 +30,7 @@ public struct IdleLinkAgreementMonitor: InvariantMonitor {
     }
 
     public mutating func endOfStep(world: World, lastEventIndex: Int, time: VirtualTime) -> [Violation] {
-        defer { involved.removeAll(keepingCapacity: true) }
+        defer { involved.removeAll() }
         var found: [Violation] = []
         for index in candidates(world).sorted() where !world.hasFramesInFlight(onLinkOf: index) {
             let differences = ViewAgreement.differences(world.clients[index], clientIndex: index, world: world)

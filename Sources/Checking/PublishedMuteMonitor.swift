@@ -17,7 +17,7 @@ public struct PublishedMuteMonitor: InvariantMonitor {
     /// Per client name: the streams the strategy last returned, with later mutes applied.
     private var answered: [String: [LocalStream]] = [:]
     /// Names of the clients the current step involved; emptied at its end.
-    private var involved: Set<String> = []
+    private var involved = StepNames()
     /// Names of the clients that were handed an injected frame (not judged from then on).
     private var heardInjectedFrames: Set<String> = []
 
@@ -41,7 +41,7 @@ public struct PublishedMuteMonitor: InvariantMonitor {
     }
 
     public mutating func endOfStep(world: World, lastEventIndex: Int, time: VirtualTime) -> [Violation] {
-        defer { involved.removeAll(keepingCapacity: true) }
+        defer { involved.removeAll() }
         var found: [Violation] = []
         for observer in involved.sorted() where !heardInjectedFrames.contains(observer) {
             guard let streams = answered[observer], let index = world.clientIndex(named: observer),

@@ -34,13 +34,13 @@ public struct PublisherVideoMonitor: InvariantMonitor {
     /// The subscribers told their publisher disabled video, and not told it was enabled since,
     /// each with the subscriber object told (`SubscriberTraceEvent.subscriber`).
     private var toldDisabled: [Slot: Int] = [:]
-    /// Observers of the current step's events (repeats possible); emptied at its end.
-    private var involved: [String] = []
+    /// Observers of the current step's events; emptied at its end.
+    private var involved = StepNames()
 
     public init() {}
 
     public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
-        if involved.last != event.observer { involved.append(event.observer) }
+        involved.insert(event.observer)
         guard case .subscriber(let subscriber) = event.kind else { return [] }
         let slot = Slot(observer: event.observer, publisherId: subscriber.publisherId)
         switch subscriber.event {
@@ -61,9 +61,9 @@ public struct PublisherVideoMonitor: InvariantMonitor {
     }
 
     public mutating func endOfStep(world: World, lastEventIndex: Int, time: VirtualTime) -> [Violation] {
-        defer { involved.removeAll(keepingCapacity: true) }
+        defer { involved.removeAll() }
         var found: [Violation] = []
-        for (position, observer) in involved.enumerated() where !involved[..<position].contains(observer) {
+        for observer in involved {
             guard let client = world.clientIndex(named: observer) else { continue }
             for message in disagreements(of: observer, world.clients[client]) {
                 found.append(Violation(invariant: name, rules: rules, time: time, observer: observer, eventIndex: lastEventIndex, message: message))

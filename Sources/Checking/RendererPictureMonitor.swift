@@ -86,11 +86,11 @@ public struct RendererPictureMonitor: InvariantMonitor {
     private var pictures: [String: Picture] = [:]
     /// Observers of the current step's events (a client a step changes is the observer of
     /// one of its events: a delivery, a timer, a host call); emptied at its end.
-    private var observersThisStep: Set<String> = []
+    private var observersThisStep = StepNames()
     /// Claims of the current step; emptied at its end.
     private var claims: [Claim] = []
     /// Observers whose picture a renderer event of the current step painted; emptied at its end.
-    private var paintedThisStep: Set<String> = []
+    private var paintedThisStep = StepNames()
     /// Per client index: the client's `viewWrites` when its picture last agreed with its view.
     /// A client whose picture was not painted since and whose view was not written since
     /// still agrees, and is not compared again (this runs for every observer of every step).
@@ -151,8 +151,8 @@ public struct RendererPictureMonitor: InvariantMonitor {
                 note(client, agreedAt: written)
             }
         }
-        observersThisStep.removeAll(keepingCapacity: true)
-        paintedThisStep.removeAll(keepingCapacity: true)
+        observersThisStep.removeAll()
+        paintedThisStep.removeAll()
         claims.removeAll(keepingCapacity: true)
         return messages.map { Violation(invariant: name, rules: rules, time: time, observer: $0.observer, eventIndex: lastEventIndex, message: $0.message) }
     }
