@@ -82,7 +82,10 @@ public struct VisibilityMonitor: InvariantMonitor {
             return []
         case .renderer(let renderer):
             guard let info = renderer.participant, !info.isLocal else { return [] }
-            return render(renderer, info: info, config: world.clients[clientIndex].config, event: event, index: index)
+            return render(
+                renderer, info: info, sdk: world.clients[clientIndex].config.sdk,
+                liveLayoutUpdates: world.clients[clientIndex].config.composition.liveLayoutUpdates, event: event, index: index
+            )
         default:
             return []
         }
@@ -214,7 +217,9 @@ public struct VisibilityMonitor: InvariantMonitor {
         violation(event, index: index, "\(key.participantId)'s metadata update reached \(key.observer) (a mobile SDK >= 1.37.0) while announced, but no participantMetadataDidUpdate followed")
     }
 
-    private mutating func render(_ renderer: RendererEvent, info: ParticipantInfo, config: ClientConfig, event: TraceEvent, index: Int) -> [Violation] {
+    /// Judges what a renderer event shows of `info` to an observer with this SDK (and, for a
+    /// composition, live layout updates on or off).
+    private mutating func render(_ renderer: RendererEvent, info: ParticipantInfo, sdk: SDKKind, liveLayoutUpdates: Bool, event: TraceEvent, index: Int) -> [Violation] {
         let key = ObserverParticipant(observer: event.observer, participantId: info.participantId)
         let metadata = VisibleMetadata(info)
         let newest = received[key]
@@ -224,8 +229,8 @@ public struct VisibilityMonitor: InvariantMonitor {
             return newest.map { $0 == metadata } ?? true ? []
                 : [violation(event, index: index, "participantDidJoin shows \(info.participantId) as \(metadata), but the newest metadata received is \(newest.map(\.description) ?? "-")")]
         case .participantMetadataDidUpdate:
-            guard Self.rendersMetadataUpdates(config.sdk) else {
-                return [violation(event, index: index, "participantMetadataDidUpdate reached a \(config.sdk) observer; only mobile >= 1.37.0 has it")]
+            guard Self.rendersMetadataUpdates(sdk) else {
+                return [violation(event, index: index, "participantMetadataDidUpdate reached a \(sdk) observer; only mobile >= 1.37.0 has it")]
             }
             guard shown[key] != nil else {
                 return [violation(event, index: index, "participantMetadataDidUpdate for \(info.participantId), which is not announced")]
@@ -239,7 +244,7 @@ public struct VisibilityMonitor: InvariantMonitor {
                 shown[key] = nil
                 owed[key] = nil
             }
-            let exempt = config.sdk == .composition && config.composition.liveLayoutUpdates
+            let exempt = sdk == .composition && liveLayoutUpdates
             guard let expected, expected != metadata, !exempt else { return [] }
             return [violation(event, index: index, "\(renderer.name) shows \(info.participantId) as \(metadata), but this observer's renderers were shown \(expected) and may not see an update before the participant publishes again")]
         }
