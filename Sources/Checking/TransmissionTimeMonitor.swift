@@ -58,8 +58,10 @@ public struct TransmissionTimeMonitor: InvariantMonitor {
     public mutating func endOfStep(world: World, lastEventIndex: Int, time: VirtualTime) -> [Violation] {
         let sentNoEarlierThan = lastStepSeen
         lastStepSeen = world.now
-        guard world.timekeeping == .everyEvent, numberedSinceLastRead(world) else { return [] }
-        return newFrames(world).compactMap { frame in
+        guard world.timekeeping == .everyEvent else { return [] }
+        let renumbered = directionsNumberedSinceLastRead(world)
+        guard !renumbered.isEmpty else { return [] }
+        return newFrames(world, on: renumbered).compactMap { frame in
             let capacity = world.network.links[frame.direction / 2].signalingBitsPerSecond ?? 0
             var account = sending[frame.direction].flatMap { $0.epoch == frame.epoch ? $0 : nil }
                 ?? Sending(epoch: frame.epoch, lastSequence: 0, busyUntil: .zero)
@@ -78,46 +80,52 @@ public struct TransmissionTimeMonitor: InvariantMonitor {
         }
     }
 
-    /// Whether any limited direction numbered a frame, or started a new connection, since the
-    /// frames in flight were last read (a cheap test that spares reading them every step).
-    private mutating func numberedSinceLastRead(_ world: World) -> Bool {
+    /// The limited directions that numbered a frame, or started a new connection, since the
+    /// frames in flight were last read, in ascending order (a cheap test that spares reading
+    /// them every step: a direction that numbered nothing has nothing new in flight).
+    private mutating func directionsNumberedSinceLastRead(_ world: World) -> [Int] {
         let links = world.network.links
         if numberedAtLastRead.count != 2 * links.count { numberedAtLastRead = Array(repeating: nil, count: 2 * links.count) }
-        var changed = false
+        var changed: [Int] = []
         for client in links.indices where links[client].signalingBitsPerSecond ?? 0 > 0 {
             let epoch = world.clients[client].epoch
             for direction in Network.direction(clientIndex: client, uplink: false)...Network.direction(clientIndex: client, uplink: true) {
                 let next = Numbering(epoch: epoch, nextSent: world.network.directions[direction].nextSent)
-                if numberedAtLastRead[direction] != next { changed = true }
+                if numberedAtLastRead[direction] != next { changed.append(direction) }
                 numberedAtLastRead[direction] = next
             }
         }
         return changed
     }
 
-    /// The frames in flight on limited directions that the account has not counted, in the
-    /// order each direction numbered them; a duplicate's copies as one, at the earlier due time.
-    /// A frame held for order has arrived already: it is counted, with no due time to judge.
-    private func newFrames(_ world: World) -> [NewFrame] {
-        var found: [Int: [UInt64: NewFrame]] = [:]
+    /// The frames in flight on `directions` that the account has not counted, by direction and
+    /// then in the order their connection numbered them; a duplicate's copies (one connection,
+    /// one number) as one, at the earlier due time. A frame held for order has arrived already:
+    /// it is counted, with no due time to judge.
+    private func newFrames(_ world: World, on directions: [Int]) -> [NewFrame] {
+        var found: [NewFrame] = []
         func note(_ envelope: Envelope, due: VirtualTime?) {
-            guard envelope.sequence != 0, world.network.links[envelope.clientIndex].signalingBitsPerSecond ?? 0 > 0 else { return }
+            guard envelope.sequence != 0 else { return }
             let direction = Network.direction(clientIndex: envelope.clientIndex, uplink: envelope.isUplink)
+            guard directions.contains(direction) else { return }
             if let account = sending[direction], account.epoch > envelope.epoch
                 || (account.epoch == envelope.epoch && account.lastSequence >= envelope.sequence) { return }
-            let earlier = found[direction]?[envelope.sequence]?.due
-            let earliest = [earlier, due].compactMap { $0 }.min()
-            found[direction, default: [:]][envelope.sequence] = NewFrame(
-                direction: direction, epoch: envelope.epoch, sequence: envelope.sequence, bytes: envelope.frame.utf8.count, due: earliest
-            )
+            found.append(NewFrame(direction: direction, epoch: envelope.epoch, sequence: envelope.sequence, bytes: envelope.frame.utf8.count, due: due))
         }
         for entry in world.pending.entries {
             if case .delivery(let envelope) = entry.payload { note(envelope, due: entry.due) }
         }
-        for direction in world.network.directions { for envelope in direction.held { note(envelope, due: nil) } }
-        return found.keys.sorted().flatMap { direction in
-            found[direction, default: [:]].values.sorted { ($0.epoch, $0.sequence) < ($1.epoch, $1.sequence) }
+        for direction in directions { for envelope in world.network.directions[direction].held { note(envelope, due: nil) } }
+        found.sort { ($0.direction, $0.epoch, $0.sequence) < ($1.direction, $1.epoch, $1.sequence) }
+        var frames: [NewFrame] = []
+        for frame in found {
+            guard let last = frames.last, (last.direction, last.epoch, last.sequence) == (frame.direction, frame.epoch, frame.sequence) else {
+                frames.append(frame)
+                continue
+            }
+            frames[frames.count - 1].due = [last.due, frame.due].compactMap { $0 }.min()
         }
+        return frames
     }
 
     public static var keyReads: WorldReads { .clock }
