@@ -38,6 +38,7 @@ public struct SecretMonitor: InvariantMonitor {
     }
     private var prefixes = SecretPrefixes()
     private var collected = false
+    private var recentSearches = RecentFrameSearches()
 
     public init() {}
 
@@ -60,22 +61,34 @@ public struct SecretMonitor: InvariantMonitor {
     }
 
     /// The first secret (in list order) of someone other than `receiver` that `frame` contains
-    /// (a secret the receiver holds too, such as a shared token, is not a leak); one pass over
-    /// the frame finds every candidate (`SecretPrefixes`), memcmp confirms it.
-    private func leaked(into frame: String, receiver: String) -> Secret? {
+    /// (a secret the receiver holds too, such as a shared token, is not a leak).
+    private mutating func leaked(into frame: String, receiver: String) -> Secret? {
+        for position in secretsFound(in: frame) where secrets[position].owner != receiver {
+            let text = secrets[position].text
+            if !secrets.contains(where: { $0.owner == receiver && $0.text == text }) { return secrets[position] }
+        }
+        return nil
+    }
+
+    /// The positions (in list order) of every secret `frame` contains. One pass over the frame
+    /// finds every candidate (`SecretPrefixes`), memcmp confirms it; a frame searched lately
+    /// with the same secrets (a broadcast's copy to the next participant, a retransmission, a
+    /// duplicate) is not searched again.
+    private mutating func secretsFound(in frame: String) -> [Int] {
+        if let known = recentSearches.found(in: frame, secretCount: secrets.count) { return known }
         var frame = frame
-        var first: Int?
+        var found: [Int] = []
         frame.withUTF8 { bytes in
             guard let base = bytes.baseAddress else { return }
             prefixes.forEachCandidate(in: bytes) { position, offset in
                 let secret = secrets[position]
-                guard position < first ?? .max, secret.owner != receiver, offset + secret.bytes.count <= bytes.count,
-                      memcmp(base + offset, secret.bytes, secret.bytes.count) == 0,
-                      !secrets.contains(where: { $0.owner == receiver && $0.text == secret.text }) else { return }
-                first = position
+                guard offset + secret.bytes.count <= bytes.count, memcmp(base + offset, secret.bytes, secret.bytes.count) == 0 else { return }
+                found.append(position)
             }
         }
-        return first.map { secrets[$0] }
+        found = Array(Set(found)).sorted()
+        recentSearches.remember(found, in: frame, secretCount: secrets.count)
+        return found
     }
 
     /// Every client's join token and private connect metadata.
@@ -109,4 +122,40 @@ public struct SecretMonitor: InvariantMonitor {
     /// pending host calls record (each participant's calls run in script order). Their order
     /// only picks which leak a report names.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {}
+}
+
+/// The last frames the secret monitor searched, each with the secrets found in it and how many
+/// secrets there were. A frame is known by the address of its text's storage, which every copy
+/// of one frame shares; each entry keeps its text, so no other text can take that address
+/// while the entry lasts. Texts stored inline (15 bytes or fewer) have no such address and
+/// are not remembered.
+struct RecentFrameSearches: Sendable {
+    private struct Search: Sendable {
+        var frame: String
+        var address: UInt
+        var secretCount: Int
+        var found: [Int]
+    }
+
+    private var searches: [Search] = []
+    private var next = 0
+    private static let capacity = 16
+
+    /// What an earlier search of this very text found, if it searched as many secrets.
+    func found(in frame: String, secretCount: Int) -> [Int]? {
+        guard let address = Self.address(of: frame) else { return nil }
+        return searches.first { $0.address == address && $0.secretCount == secretCount }?.found
+    }
+
+    mutating func remember(_ found: [Int], in frame: String, secretCount: Int) {
+        guard let address = Self.address(of: frame) else { return }
+        let search = Search(frame: frame, address: address, secretCount: secretCount, found: found)
+        if searches.count < Self.capacity { searches.append(search) } else { searches[next] = search }
+        next = (next + 1) % Self.capacity
+    }
+
+    private static func address(of frame: String) -> UInt? {
+        guard frame.utf8.count > 15 else { return nil }
+        return frame.utf8.withContiguousStorageIfAvailable { UInt(bitPattern: $0.baseAddress) } ?? nil
+    }
 }
