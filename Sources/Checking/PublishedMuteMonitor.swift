@@ -43,7 +43,7 @@ public struct PublishedMuteMonitor: InvariantMonitor {
     public mutating func endOfStep(world: World, lastEventIndex: Int, time: VirtualTime) -> [Violation] {
         defer { involved.removeAll() }
         var found: [Violation] = []
-        for observer in involved.sorted() where !heardInjectedFrames.contains(observer) {
+        for observer in involved.sorted() where heardInjectedFrames.isEmpty || !heardInjectedFrames.contains(observer) {
             guard let streams = answered[observer], let index = world.clientIndex(named: observer),
                   world.clients[index].view.local.connectionState == .connected,
                   world.server.holdsConnection(clientIndex: index, epoch: world.clients[index].epoch),

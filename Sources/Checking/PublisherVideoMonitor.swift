@@ -65,7 +65,7 @@ public struct PublisherVideoMonitor: InvariantMonitor {
         var found: [Violation] = []
         for observer in involved {
             guard let client = world.clientIndex(named: observer) else { continue }
-            for message in disagreements(of: observer, world.clients[client]) {
+            for message in disagreements(of: observer, client: client, in: world) {
                 found.append(Violation(invariant: name, rules: rules, time: time, observer: observer, eventIndex: lastEventIndex, message: message))
             }
         }
@@ -77,12 +77,12 @@ public struct PublisherVideoMonitor: InvariantMonitor {
     /// disabled video, or sends unmuted audio exactly when its stream says it has none, in
     /// words. Reads the client's subscribers and remotes in place, field by field (this runs
     /// for every observer of every step).
-    private func disagreements(of observer: String, _ client: Client) -> [String] {
-        let subscribers = client.subscribers, remotes = client.view.remotes
+    private func disagreements(of observer: String, client: Int, in world: World) -> [String] {
+        let subscribers = world.clients[client].subscribers, remotes = world.clients[client].view.remotes
         var found: [String] = []
         for index in subscribers.indices where subscribers[index].state.phase == .connected {
             let publisherId = subscribers[index].publisherId
-            guard let remote = client.view.index(of: publisherId), !remotes[remote].publishedStreams.isEmpty else { continue }
+            guard let remote = world.clients[client].view.index(of: publisherId), !remotes[remote].publishedStreams.isEmpty else { continue }
             let published = remotes[remote].publishedStreams
             let sendsVideo = published.contains { $0.kind == .video && !$0.isMuted }
             let sendsAudio = published.contains { $0.kind == .audio && !$0.isMuted }

@@ -12,6 +12,9 @@ struct StepNames: Sendable, Sequence {
 
     func contains(_ name: String) -> Bool { names.contains(name) }
 
+    /// The names in ascending order; a step with one name sorts nothing.
+    func sorted() -> [String] { names.count < 2 ? names : names.sorted() }
+
     var isEmpty: Bool { names.isEmpty }
 
     /// Forgets every name, keeping the storage for the next step.
