@@ -87,8 +87,10 @@ public struct LiveConnectionMonitor: InvariantMonitor {
         world.server.holdsConnection(clientIndex: client, epoch: world.clients[client].epoch)
     }
 
-    /// Whether the service holds the connection the client is on, from `held`, read once.
+    /// Whether the service holds the connection the client is on, from `held`, read once; in
+    /// a small world a search of the participants costs less than building the table.
     private static func holds(_ world: World, _ client: Int, in held: inout HeldConnections?) -> Bool {
+        guard world.clients.count > HeldConnections.smallestWorldWorthATable else { return holds(world, client) }
         if held == nil { held = HeldConnections(world) }
         return held?.holds(client, epoch: world.clients[client].epoch) ?? false
     }
@@ -124,6 +126,7 @@ public struct LiveConnectionMonitor: InvariantMonitor {
 /// (quadratic at a thousand participants): per client index the epoch of its held connection,
 /// with any further held connection of the same client (a reconnect) in `others`.
 private struct HeldConnections {
+    static let smallestWorldWorthATable = 16
     private static let none = Int.min
     private var epochs: [Int]
     private var others: [ServiceConnection] = []

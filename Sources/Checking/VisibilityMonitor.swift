@@ -69,7 +69,7 @@ public struct VisibilityMonitor: InvariantMonitor {
             // A client still connecting (it has given its connection up and is reconnecting)
             // ignores what arrives on the old one, and a disconnected one ignores everything.
             if world.clients[clientIndex].view.local.connectionState != .connecting && !disconnected.contains(event.observer) {
-                receive(message, observer: event.observer, sdk: world.clients[clientIndex].config.sdk, at: event)
+                receive(message, observer: event.observer, sdk: world.clients[clientIndex].sdk, at: event)
             }
             return overdue
         case .renderer(.connectionStateChanged(let state, _)):
@@ -82,10 +82,7 @@ public struct VisibilityMonitor: InvariantMonitor {
             return []
         case .renderer(let renderer):
             guard let info = renderer.participant, !info.isLocal else { return [] }
-            return render(
-                renderer, info: info, sdk: world.clients[clientIndex].config.sdk,
-                liveLayoutUpdates: world.clients[clientIndex].config.composition.liveLayoutUpdates, event: event, index: index
-            )
+            return render(renderer, info: info, observer: world.clients[clientIndex], event: event, index: index)
         default:
             return []
         }
@@ -217,9 +214,9 @@ public struct VisibilityMonitor: InvariantMonitor {
         violation(event, index: index, "\(key.participantId)'s metadata update reached \(key.observer) (a mobile SDK >= 1.37.0) while announced, but no participantMetadataDidUpdate followed")
     }
 
-    /// Judges what a renderer event shows of `info` to an observer with this SDK (and, for a
-    /// composition, live layout updates on or off).
-    private mutating func render(_ renderer: RendererEvent, info: ParticipantInfo, sdk: SDKKind, liveLayoutUpdates: Bool, event: TraceEvent, index: Int) -> [Violation] {
+    /// Judges what a renderer event shows of `info` to the observing client.
+    private mutating func render(_ renderer: RendererEvent, info: ParticipantInfo, observer: borrowing Client, event: TraceEvent, index: Int) -> [Violation] {
+        let sdk = observer.sdk
         let key = ObserverParticipant(observer: event.observer, participantId: info.participantId)
         let metadata = VisibleMetadata(info)
         let newest = received[key]
@@ -244,7 +241,7 @@ public struct VisibilityMonitor: InvariantMonitor {
                 shown[key] = nil
                 owed[key] = nil
             }
-            let exempt = sdk == .composition && liveLayoutUpdates
+            let exempt = sdk == .composition && observer.config.composition.liveLayoutUpdates
             guard let expected, expected != metadata, !exempt else { return [] }
             return [violation(event, index: index, "\(renderer.name) shows \(info.participantId) as \(metadata), but this observer's renderers were shown \(expected) and may not see an update before the participant publishes again")]
         }

@@ -13,6 +13,9 @@ public struct Client: Hashable, Sendable {
     private let settings: Settings
     /// The name scenarios and traces use for this SDK instance.
     public var name: String { settings.config.name }
+    /// The SDK this client is, read without copying its whole configuration (monitors ask it
+    /// at every event).
+    public var sdk: SDKKind { settings.config.sdk }
     /// The participant token as the app passed it (TOK-1).
     public var token: String { didSet { tokenEncoding = nil } }
     /// `token` as the state encoding writes it (`writeToken`) under the world's key ring, made
