@@ -32,13 +32,12 @@ extension Client {
     /// participant; nil for clients that are not a composition.
     public var compositionLayout: CompositionLayout? {
         guard config.sdk == .composition else { return nil }
-        let shown = view.remotes.filter(\.announced).map(\.info)
-        let ordered = shown.sorted { lhs, rhs in
-            let left = Int(lhs.attributes[config.composition.participantOrderAttribute] ?? "") ?? Int.max
-            let right = Int(rhs.attributes[config.composition.participantOrderAttribute] ?? "") ?? Int.max
-            return (left, lhs.participantId) < (right, rhs.participantId)
-        }
-        let featured = ordered.first { $0.attributes[config.composition.featuredParticipantAttribute] == "true" }?.participantId
+        // Each tile's position is read once, and the closures capture the attribute names, not
+        // the client (a capture of `self` copies the whole client at every comparison).
+        let (orderAttribute, featuredAttribute) = (config.composition.participantOrderAttribute, config.composition.featuredParticipantAttribute)
+        let shown = view.remotes.filter(\.announced).map { (position: Int($0.info.attributes[orderAttribute] ?? "") ?? Int.max, info: $0.info) }
+        let ordered = shown.sorted { ($0.position, $0.info.participantId) < ($1.position, $1.info.participantId) }.map(\.info)
+        let featured = ordered.first { $0.attributes[featuredAttribute] == "true" }?.participantId
         return CompositionLayout(featured: featured, order: ordered.map(\.participantId))
     }
 }

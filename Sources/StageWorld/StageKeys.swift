@@ -72,18 +72,21 @@ public struct StageKeys: Sendable {
     }
 
     /// The token string for a declared token. ECDSA signatures are randomized, so each
-    /// distinct (claims, signer) is signed once per process and reused: equal inputs then give
+    /// distinct (claims, signer) gets one token per process, reused: equal inputs then give
     /// equal worlds, and `step` stays a function. Traces never show signatures, so they are
-    /// the same in every process.
+    /// the same in every process. The signing is done outside the cache's lock, so that other
+    /// threads' look-ups do not wait for it; when two threads sign the same claims at once,
+    /// the token stored first is the one both return.
     public func token(_ source: TokenSource) -> String {
         switch source {
         case .raw(let text):
             return text
         case .signed(let claims, let signer):
+            let cacheKey = SignedTokenKey(claims: claims, signer: signer, keyId: key(signer).keyId)
+            if let token = signedTokens.withLock({ $0[cacheKey] }) { return token }
+            let token = key(signer).sign(claims)
             return signedTokens.withLock { cache in
-                let cacheKey = SignedTokenKey(claims: claims, signer: signer, keyId: key(signer).keyId)
-                if let token = cache[cacheKey] { return token }
-                let token = key(signer).sign(claims)
+                if let stored = cache[cacheKey] { return stored }
                 cache[cacheKey] = token
                 return token
             }

@@ -143,15 +143,13 @@ public struct World: Hashable, Sendable {
         touched = WorldComponents()
         changes = ChangeRecord()
         let clockBefore = now
-        let events: [TraceEvent]
+        var events: [TraceEvent] = []
         switch action {
         case .fire(let sequence):
             if let entry = pending.remove(sequence: sequence) {
                 touch(owner: entry.payload)
                 advanceClock(to: entry.due, firing: entry.payload)
-                events = fire(entry.payload, host: host)
-            } else {
-                events = []
+                fire(entry.payload, host: host, into: &events)
             }
         case .drop(let sequence):
             events = drop(sequence: sequence)
@@ -222,23 +220,31 @@ public struct World: Hashable, Sendable {
         host?.strategy(forClient: index) ?? clients[index].strategy
     }
 
-    private mutating func fire(_ event: PendingEvent, host: (any HostStrategies)?) -> [TraceEvent] {
+    /// Fires a pending event, appending the trace events it causes to `trace`. The helpers
+    /// below append to the one array of the step too: building an array per helper and
+    /// concatenating them copied every event again at each level.
+    private mutating func fire(_ event: PendingEvent, host: (any HostStrategies)?, into trace: inout [TraceEvent]) {
         let time = now
         switch event {
         case .hostCall(let index, let call):
             let answers = strategy(forClient: index, host: host)
             let replaced: String? = if case .exchangeToken = call { clients[index].token } else { nil }
-            let hostCall = TraceEvent(time: now, observer: clients[index].name, kind: .hostCall(call), replacedToken: replaced)
-            return [hostCall] + input(index) { $0.handle(call, strategy: answers, now: time) }.trace
+            trace.append(TraceEvent(time: now, observer: clients[index].name, kind: .hostCall(call), replacedToken: replaced))
+            input(index, into: &trace) { $0.handle(call, strategy: answers, now: time) }
         case .timer(let index, let timer):
-            let (changed, trace) = input(index) { $0.handle(timer, now: time) }
-            return changed ? [TraceEvent(time: now, observer: clients[index].name, kind: .timerFired(timer))] + trace : []
+            let start = trace.count
+            if input(index, into: &trace, { $0.handle(timer, now: time) }) {
+                trace.insert(TraceEvent(time: now, observer: clients[index].name, kind: .timerFired(timer)), at: start)
+            } else {
+                trace.removeSubrange(start...)
+            }
         case .serverTimer(let timer):
             let silenced = if case .ping(let client, _) = timer { config.faults.silencesKeepalive(of: clients[client].name, at: time) } else { false }
-            return serve { $0.handle(timer, silenced: silenced) }
+            serve(into: &trace) { $0.handle(timer, silenced: silenced) }
         case .delivery(let envelope):
-            let (ready, trace) = reassemble(envelope)
-            return trace + (ready.map { deliver($0, host: host) } ?? [])
+            let (ready, reassembly) = reassemble(envelope)
+            trace += reassembly
+            if let ready { deliver(ready, host: host, into: &trace) }
         }
     }
 
@@ -246,7 +252,7 @@ public struct World: Hashable, Sendable {
     /// client knows, is a logged protocol error that changes nothing (SIG-8); one of an older
     /// connection is discarded (NET-3); otherwise the stage service or the client handles the
     /// message it carries.
-    private mutating func deliver(_ envelope: Envelope, host: (any HostStrategies)?) -> [TraceEvent] {
+    private mutating func deliver(_ envelope: Envelope, host: (any HostStrategies)?, into trace: inout [TraceEvent]) {
         let observer = observerName(envelope.to)
         let message: WireMessage
         switch envelope.decoded() {
@@ -255,47 +261,50 @@ public struct World: Hashable, Sendable {
             case .server: clients[envelope.clientIndex].name
             case .client: envelope.epoch == Envelope.currentConnection ? TraceEvent.injectedSender : "server"
             }
-            return [TraceEvent(time: now, observer: observer, kind: .protocolError(frame: envelope.frame, reason: error.description), peer: sender)]
+            trace.append(TraceEvent(time: now, observer: observer, kind: .protocolError(frame: envelope.frame, reason: error.description), peer: sender))
+            return
         case .success(let decoded):
             message = decoded
         }
-        var discarded: [TraceEvent] { [TraceEvent(time: now, observer: observer, kind: .discarded(frame: envelope.frame))] }
+        var discarded: TraceEvent { TraceEvent(time: now, observer: observer, kind: .discarded(frame: envelope.frame)) }
         switch envelope.to {
         case .server:
-            guard server.accepts(message, from: envelope.clientIndex, epoch: envelope.epoch) else { return discarded }
+            guard server.accepts(message, from: envelope.clientIndex, epoch: envelope.epoch) else { return trace.append(discarded) }
             let time = now
-            let delivered = TraceEvent(time: now, observer: observer, kind: .delivered(message, frame: envelope.frame), peer: clients[envelope.clientIndex].name)
-            return [delivered] + serve { $0.handle(message, from: envelope.clientIndex, epoch: envelope.epoch, now: time) }
+            trace.append(TraceEvent(time: now, observer: observer, kind: .delivered(message, frame: envelope.frame), peer: clients[envelope.clientIndex].name))
+            serve(into: &trace) { $0.handle(message, from: envelope.clientIndex, epoch: envelope.epoch, now: time) }
         case .client(let index):
-            guard envelope.epoch == clients[index].epoch || envelope.epoch == Envelope.currentConnection else { return discarded }
+            guard envelope.epoch == clients[index].epoch || envelope.epoch == Envelope.currentConnection else { return trace.append(discarded) }
             let sender = envelope.epoch == Envelope.currentConnection ? TraceEvent.injectedSender : "server"
-            return deliver(message, frame: envelope.frame, toClient: index, from: sender, host: host)
+            deliver(message, frame: envelope.frame, toClient: index, from: sender, host: host, into: &trace)
         }
     }
 
     /// The client handles the message, or refuses one that contradicts what it knows: then the
     /// trace shows a protocol error instead of the delivery, and nothing else (SIG-8).
-    private mutating func deliver(_ message: WireMessage, frame: String, toClient index: Int, from sender: String, host: (any HostStrategies)?) -> [TraceEvent] {
+    private mutating func deliver(
+        _ message: WireMessage, frame: String, toClient index: Int, from sender: String, host: (any HostStrategies)?, into trace: inout [TraceEvent]
+    ) {
         let answers = strategy(forClient: index, host: host)
         var refusal: String?
-        let trace = input(index) { client in
+        let start = trace.count
+        input(index, into: &trace) { client in
             let output = client.handle(message, strategy: answers)
             refusal = output.refusal
             return output
-        }.trace
+        }
         let kind = refusal.map { TraceEvent.Kind.protocolError(frame: frame, reason: $0) } ?? .delivered(message, frame: frame)
-        return [TraceEvent(time: now, observer: clients[index].name, kind: kind, peer: sender)] + trace
+        trace.insert(TraceEvent(time: now, observer: clients[index].name, kind: kind, peer: sender), at: start)
     }
 
     /// Lets the stage service handle an input. Connections it closed doing so (a leave, an
     /// ejection, a connection replaced by a rejoin) take their frames in flight with them
     /// (SIG-6); then what it answered is sent, its timers set, and what changed recorded.
-    private mutating func serve(_ handle: (inout StageServer) -> StageServer.Reply) -> [TraceEvent] {
+    private mutating func serve(into trace: inout [TraceEvent], _ handle: (inout StageServer) -> StageServer.Reply) {
         touched.insertService()
         changes.insertService()
         let connectionsBefore = server.connections
         let reply = handle(&server)
-        var trace: [TraceEvent] = []
         let connectionsChanged = !server.holdsExactly(connectionsBefore)
         if connectionsChanged { changes.insertConnections() }
         if connectionsChanged && !Mutants.isOn(.framesOutliveClosedConnection) {
@@ -310,13 +319,14 @@ public struct World: Hashable, Sendable {
         for timer in reply.timers {
             pending.schedule(.serverTimer(timer), at: now + timer.delay(config.keepalive))
         }
-        return trace + reply.events.map { TraceEvent(time: now, observer: "server", kind: .service($0)) }
+        for event in reply.events { trace.append(TraceEvent(time: now, observer: "server", kind: .service(event))) }
     }
 
-    /// Lets one client handle an input, sends what it asks for, and returns its trace events
-    /// (with a layout event when a composition's layout changed); `changed` tells whether the
-    /// input did anything at all.
-    private mutating func input(_ index: Int, _ handle: (inout Client) -> Client.Output) -> (changed: Bool, trace: [TraceEvent]) {
+    /// Lets one client handle an input, sends what it asks for, and appends its trace events
+    /// (with a layout event when a composition's layout changed); returns whether the input did
+    /// anything at all.
+    @discardableResult
+    private mutating func input(_ index: Int, into trace: inout [TraceEvent], _ handle: (inout Client) -> Client.Output) -> Bool {
         touched.insert(client: index)
         changes.insert(client: index)
         // Asked only of compositions: reading a computed property of a client in the list
@@ -331,23 +341,26 @@ public struct World: Hashable, Sendable {
             changes.insertService()
             abandonConnection(clientIndex: index, olderThan: clients[index].epoch)
         }
-        var trace = record(output, clientIndex: index)
-        trace += (output.subscriberEvents + clients[index].followSubscribers(output, now: now)).map { TraceEvent(time: now, observer: clients[index].name, kind: .subscriber($0)) }
+        record(output, clientIndex: index, into: &trace)
+        let followed = clients[index].followSubscribers(output, now: now)
+        let name = clients[index].name
+        for event in output.subscriberEvents { trace.append(TraceEvent(time: now, observer: name, kind: .subscriber(event))) }
+        for event in followed { trace.append(TraceEvent(time: now, observer: name, kind: .subscriber(event))) }
         if output.messages.contains(.pong) {
             let (participants, links) = (server.participants, config.links)
             let sampled = clients[index].sampleLink(config.links[index], now: now) { publisherId in
                 participants.firstIndex { $0.info.participantId == publisherId }.map { links[participants[$0].clientIndex].lossProbability } ?? 0
             }
-            trace += sampled.map { TraceEvent(time: now, observer: clients[index].name, kind: .subscriber($0)) }
+            for event in sampled { trace.append(TraceEvent(time: now, observer: name, kind: .subscriber(event))) }
         }
         if composes, let layout = clients[index].compositionLayout, layout != layoutBefore {
-            trace.append(TraceEvent(time: now, observer: clients[index].name, kind: .layout(layout)))
+            trace.append(TraceEvent(time: now, observer: name, kind: .layout(layout)))
         }
-        let changed = !(output.events.isEmpty && output.messages.isEmpty && output.errors.isEmpty)
-        return (changed, trace)
+        return !(output.events.isEmpty && output.messages.isEmpty && output.errors.isEmpty)
     }
 
-    private mutating func record(_ output: Client.Output, clientIndex: Int) -> [TraceEvent] {
+    /// Sends a client's messages, sets its timers, and appends its report, renderer events and errors.
+    private mutating func record(_ output: Client.Output, clientIndex: Int, into trace: inout [TraceEvent]) {
         for message in output.messages {
             send(Envelope(from: .client(clientIndex), to: .server, message: message, epoch: clients[clientIndex].epoch, channelId: config.stageId))
         }
@@ -355,9 +368,9 @@ public struct World: Hashable, Sendable {
             pending.schedule(.timer(clientIndex: clientIndex, timer), at: now + delay)
         }
         let name = clients[clientIndex].name
-        let report = output.report.map { [TraceEvent(time: now, observer: name, kind: .strategyQueried($0))] } ?? []
-        return report + output.events.map { TraceEvent(time: now, observer: name, kind: .renderer($0)) }
-            + output.errors.map { TraceEvent(time: now, observer: name, kind: .sdkError($0)) }
+        if let report = output.report { trace.append(TraceEvent(time: now, observer: name, kind: .strategyQueried(report))) }
+        for event in output.events { trace.append(TraceEvent(time: now, observer: name, kind: .renderer(event))) }
+        for error in output.errors { trace.append(TraceEvent(time: now, observer: name, kind: .sdkError(error))) }
     }
 
     /// "server", or the client's name.
