@@ -82,7 +82,7 @@ public struct VisibilityMonitor: InvariantMonitor {
             return []
         case .renderer(let renderer):
             guard let info = renderer.participant, !info.isLocal else { return [] }
-            return render(renderer, info: info, observer: world.clients[clientIndex], event: event, index: index)
+            return render(renderer, info: info, client: clientIndex, world: world, event: event, index: index)
         default:
             return []
         }
@@ -198,6 +198,7 @@ public struct VisibilityMonitor: InvariantMonitor {
     /// Updates owed to an observer must be rendered while handling the message that brought
     /// them: by the observer's next delivery, none may be left.
     private mutating func settle(observer: String, before event: TraceEvent, index: Int) -> [Violation] {
+        guard !owed.isEmpty else { return [] }
         let keys = owed.keys.filter { $0.observer == observer }.sorted()
         return keys.compactMap { key in owed.removeValue(forKey: key).map { overdue($0, key: key, index: index) } }
     }
@@ -214,9 +215,9 @@ public struct VisibilityMonitor: InvariantMonitor {
         violation(event, index: index, "\(key.participantId)'s metadata update reached \(key.observer) (a mobile SDK >= 1.37.0) while announced, but no participantMetadataDidUpdate followed")
     }
 
-    /// Judges what a renderer event shows of `info` to the observing client.
-    private mutating func render(_ renderer: RendererEvent, info: ParticipantInfo, observer: borrowing Client, event: TraceEvent, index: Int) -> [Violation] {
-        let sdk = observer.sdk
+    /// Judges what a renderer event shows of `info` to the observing client (at `client`).
+    private mutating func render(_ renderer: RendererEvent, info: ParticipantInfo, client: Int, world: World, event: TraceEvent, index: Int) -> [Violation] {
+        let sdk = world.clients[client].sdk
         let key = ObserverParticipant(observer: event.observer, participantId: info.participantId)
         let metadata = VisibleMetadata(info)
         let newest = received[key]
@@ -241,7 +242,7 @@ public struct VisibilityMonitor: InvariantMonitor {
                 shown[key] = nil
                 owed[key] = nil
             }
-            let exempt = sdk == .composition && observer.config.composition.liveLayoutUpdates
+            let exempt = sdk == .composition && world.clients[client].config.composition.liveLayoutUpdates
             guard let expected, expected != metadata, !exempt else { return [] }
             return [violation(event, index: index, "\(renderer.name) shows \(info.participantId) as \(metadata), but this observer's renderers were shown \(expected) and may not see an update before the participant publishes again")]
         }
