@@ -6,6 +6,27 @@ import SubscriberModel
 /// mute, subscribe, unsubscribe, or the token of an exchange (SIG-1); and the token line of the
 /// `connect` SDP.
 enum SessionLine {
+    /// The non-empty lines of an SDP, split at CRLF and found in its UTF-8 bytes. CRLF is one
+    /// Character wherever it occurs, so these are the lines a split by Character gives; that
+    /// split cost a quarter of a million instructions for an SDP carrying a token.
+    static func lines(of sdp: String) -> [Substring] {
+        let utf8 = sdp.utf8
+        var lines: [Substring] = []
+        var (start, index) = (utf8.startIndex, utf8.startIndex)
+        while index != utf8.endIndex {
+            let next = utf8.index(after: index)
+            guard utf8[index] == 0x0D, next != utf8.endIndex, utf8[next] == 0x0A else {
+                index = next
+                continue
+            }
+            if start != index { lines.append(sdp[start..<index]) }
+            start = utf8.index(after: next)
+            index = start
+        }
+        if start != utf8.endIndex { lines.append(sdp[start...]) }
+        return lines
+    }
+
     static func line(for message: WireMessage) -> String {
         switch message {
         case .publish(let streams, let properties):
@@ -21,7 +42,7 @@ enum SessionLine {
     }
 
     static func message(fromSDP sdp: String) throws(FrameError) -> WireMessage {
-        guard let line = sdp.split(separator: "\r\n").first(where: { $0.hasPrefix("a=x-stagesim-") }),
+        guard let line = SessionLine.lines(of: sdp).first(where: { $0.hasPrefix("a=x-stagesim-") }),
               let colon = line.firstIndex(of: ":") else { throw FrameError("x-stagesim-request sdp has no a=x-stagesim- line") }
         let operation = line[line.index(line.startIndex, offsetBy: 13)..<colon]
         let value = line[line.index(after: colon)...]
@@ -54,7 +75,7 @@ enum SessionLine {
 
     /// The publisher whose media stream a re-offer's SDP names on its `a=msid:` line.
     static func mediaStreamOwner(inSDP sdp: String) throws(FrameError) -> String {
-        guard let line = sdp.split(separator: "\r\n").first(where: { $0.hasPrefix("a=msid:") }) else {
+        guard let line = SessionLine.lines(of: sdp).first(where: { $0.hasPrefix("a=msid:") }) else {
             throw FrameError("re-offer sdp has no a=msid: line")
         }
         return try WireReader.participantId(String(line.dropFirst(7)), "re-offer a=msid:")
@@ -62,7 +83,7 @@ enum SessionLine {
 
     /// The token on the `a=x-stagesim-token:` line of an SDP, if it has one.
     static func token(inSDP sdp: String) -> String? {
-        sdp.split(separator: "\r\n").first { $0.hasPrefix("a=x-stagesim-token:") }.map { String($0.dropFirst(19)) }
+        SessionLine.lines(of: sdp).first { $0.hasPrefix("a=x-stagesim-token:") }.map { String($0.dropFirst(19)) }
     }
 
     /// `audio,video!muted`, at least one stream and one per kind; the publishing participant's
@@ -135,11 +156,15 @@ enum PushEvent {
 /// The publisher's video properties as `a=x-stagesim-video:` and `a=x-stagesim-layer:` lines of
 /// its publish SDP (SUB-6..8).
 enum PublisherLines {
+    /// The video line and one line per layer, built in one string (every snapshot of every
+    /// offer carries them).
     static func lines(_ properties: PublisherProperties) -> String {
-        var lines = ["a=x-stagesim-video:fallback=\(properties.audioFallbackEnabled) type=\(properties.videoType.rawValue) "
-            + "size=\(properties.widthPixels)x\(properties.heightPixels) fps=\(properties.framesPerSecond)"]
-        lines += properties.layers.map { "a=x-stagesim-layer:\($0.name) \($0.bitrateBitsPerSecond) \($0.heightPixels)" }
-        return lines.joined(separator: "\r\n")
+        var lines = "a=x-stagesim-video:fallback=\(properties.audioFallbackEnabled) type=\(properties.videoType.rawValue) "
+        lines += "size=\(properties.widthPixels)x\(properties.heightPixels) fps=\(properties.framesPerSecond)"
+        for layer in properties.layers {
+            lines += "\r\na=x-stagesim-layer:\(layer.name) \(layer.bitrateBitsPerSecond) \(layer.heightPixels)"
+        }
+        return lines
     }
 
     /// Reads the one video line and the 1...3 layer lines (names unique) of an SDP; every
@@ -164,7 +189,7 @@ enum PublisherLines {
     private static func readProperties(fromSDP sdp: String) throws(FrameError) -> PublisherProperties {
         var video: PublisherProperties?
         var layers: [SimulcastLayer] = []
-        for line in sdp.split(separator: "\r\n") {
+        for line in SessionLine.lines(of: sdp) {
             if line.hasPrefix("a=x-stagesim-video:") {
                 guard video == nil else { throw FrameError("publish sdp has two a=x-stagesim-video: lines") }
                 video = try readVideo(line.dropFirst(19))
