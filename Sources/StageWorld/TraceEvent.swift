@@ -25,7 +25,12 @@ public struct TraceEvent: Hashable, Sendable {
         case hostCall(HostCall)
         case renderer(RendererEvent)
         /// A frame arrived and was handled: the stage message it carried, and the frame itself.
-        case delivered(WireMessage, frame: String)
+        /// This case and `subscriber` are boxed (`indirect`): their payloads are the largest by
+        /// far (a message is 193 bytes inline), and every monitor copies an event's kind to
+        /// match it, so a kind sized for them made each of the ~40 matches per event copy 216
+        /// bytes and retain every reference in the payload; boxed, the kind is 65 bytes and a
+        /// copy of these cases retains one box.
+        indirect case delivered(WireMessage, frame: String)
         /// One transmission of a frame was lost (it is sent again).
         case lost(frame: String)
         /// A frame of a connection that has since been replaced arrived and was dropped (NET-3).
@@ -47,7 +52,7 @@ public struct TraceEvent: Hashable, Sendable {
         /// A composition's layout changed (TOK-9).
         case layout(CompositionLayout)
         /// An OpenTok-style subscriber callback about a remote stream (SUB-1..6).
-        case subscriber(SubscriberTraceEvent)
+        indirect case subscriber(SubscriberTraceEvent)
     }
 
     public init(time: VirtualTime, observer: String, kind: Kind, replacedToken: String? = nil, peer: String? = nil) {
