@@ -107,10 +107,8 @@ public struct World: Hashable, Sendable {
     }
 
     /// The index of the client with this name: a binary search, since clients are ordered by
-    /// name (`WorldConfig.clients`); reads names in place, copying no client. Up to 16 clients
-    /// a scan for an equal name is cheaper than ordering comparisons (monitors ask at every event).
+    /// name (`WorldConfig.clients`); reads names in place, copying no client.
     public func clientIndex(named name: String) -> Int? {
-        if config.clients.count <= 16 { return config.clients.firstIndex { $0.name == name } }
         var (low, high) = (0, config.clients.count)
         while low < high {
             let middle = (low + high) / 2
