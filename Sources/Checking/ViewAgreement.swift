@@ -40,7 +40,7 @@ enum ViewAgreement {
             found.append("it knows participants \(remotes.map(\.info.participantId)) but the stage has \(truth)")
         }
         let reader = RemoteReader(
-            canSubscribe: client.view.local.info.capabilities.canSubscribe, seesMetadata: client.config.sdk.hasMetadataUpdateEvent
+            canSubscribe: client.view.local.info.capabilities.canSubscribe, seesMetadata: client.sdk.hasMetadataUpdateEvent
         )
         var cursor = 0
         for position in participants.indices where participants[position].info.participantId != localId {

@@ -31,7 +31,7 @@ extension Client {
     /// The layout this composition shows now, from the info it has of each publishing
     /// participant; nil for clients that are not a composition.
     public var compositionLayout: CompositionLayout? {
-        guard config.sdk == .composition else { return nil }
+        guard sdk == .composition else { return nil }
         // Each tile's position is read once, and the closures capture the attribute names, not
         // the client (a capture of `self` copies the whole client at every comparison).
         let (orderAttribute, featuredAttribute) = (config.composition.participantOrderAttribute, config.composition.featuredParticipantAttribute)
@@ -48,7 +48,7 @@ extension Client {
     /// it holds now (TOK-9: the reconnect is when exchanged attributes reach the layout).
     mutating func remoteReconnected(_ info: ParticipantInfo, into output: inout Output) {
         output.remoteConnections.append(.reconnected(participantId: info.participantId))
-        guard config.sdk == .composition, let index = view.index(of: info.participantId), view[index: index].announced else { return }
+        guard sdk == .composition, let index = view.index(of: info.participantId), view[index: index].announced else { return }
         view[index: index].info = info
     }
 }

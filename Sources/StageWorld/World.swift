@@ -329,7 +329,7 @@ public struct World: Hashable, Sendable {
         changes.insert(client: index)
         // Asked only of compositions: reading a computed property of a client in the list
         // copies the whole client first.
-        let composes = clients[index].config.sdk == .composition
+        let composes = clients[index].sdk == .composition
         let layoutBefore = composes ? clients[index].compositionLayout : nil
         let epochBefore = clients[index].epoch
         let output = handle(&clients[index])
