@@ -61,6 +61,24 @@ struct JSONRejectionTests {
         #expect(error?.description.hasPrefix("JSON parse error at byte \(testCase.offset): ") == true)
     }
 
+    @Test("a repeated key is found in an object past the size checked key by key, and twenty unique keys parse")
+    func wideObjectKeys() throws {
+        let members = (0..<20).map { #""k\#($0)":\#($0)"# }
+        let unique = try JSONValue.parse("{" + members.joined(separator: ",") + "}")
+        guard case .object(let object) = unique else { Issue.record("not an object"); return }
+        #expect(object.keys == (0..<20).map { "k\($0)" })
+        let repeated = "{" + members.joined(separator: ",") + #","k3":0}"#
+        let error = parseError(repeated)
+        #expect(error?.kind == .duplicateKey("k3"))
+        #expect(error?.offset == repeated.utf8.count - #""k3":0}"#.utf8.count)
+    }
+
+    @Test("a string whose escapes follow plain text decodes whole")
+    func escapesAfterPlainText() throws {
+        #expect(try JSONValue.parse(#""plain\n\u00e9 \"q\" tail""#) == .string("plain\né \"q\" tail"))
+        #expect(JSONValue.string("a\r\nb\u{1}\"\\é").jsonText == #""a\r\nb\u0001\"\\é""#)
+    }
+
     @Test("very deep input fails with the depth error instead of exhausting the stack")
     func hostileDepth() {
         let error = parseError(nestedArrays(100_000))

@@ -66,6 +66,26 @@ struct ServiceMonitorTests {
         #expect(later.map(\.message) == ["a frame to bob carries the exchanged token of alice"])
     }
 
+    @Test("a frame searched before a secret was added is searched again after, and each receiver of one frame is judged")
+    func secretSearchesRemembered() throws {
+        let clients = ["alice", "bob", "carol"].map { ClientConfig(name: $0, token: .raw(signedToken($0))) }
+        let world = World(stageId: "stage-1", clients: clients, links: [:], defaultLink: LinkConditions(), seed: 1)
+        let exchanged = StageKeys.standard.token(.signed(StageKeys.claims(participantId: "alice", stageId: "stage-1", userId: "later"), by: .app))
+        // One frame text shared by every copy, as a broadcast, a retransmission or a duplicate shares it.
+        let frame = "{\"type\":\"push\",\"token\":\"\(exchanged)\"}"
+        func copy(to observer: String, _ kind: (String) -> TraceEvent.Kind) -> TraceEvent {
+            TraceEvent(time: .zero, observer: observer, kind: kind(frame))
+        }
+        var monitor = SecretMonitor()
+        #expect(monitor.observe(copy(to: "bob") { .delivered(.leave, frame: $0) }, index: 0, world: world).isEmpty, "not a secret yet")
+        _ = monitor.observe(TraceEvent(time: .zero, observer: "alice", kind: .hostCall(.exchangeToken(exchanged))), index: 1, world: world)
+        let again = monitor.observe(copy(to: "bob") { .duplicate(frame: $0) }, index: 2, world: world)
+        #expect(again.map(\.message) == ["a frame to bob carries the exchanged token of alice"])
+        let toCarol = monitor.observe(copy(to: "carol") { .delivered(.leave, frame: $0) }, index: 3, world: world)
+        #expect(toCarol.map(\.message) == ["a frame to carol carries the exchanged token of alice"])
+        #expect(monitor.observe(copy(to: "alice") { .lost(frame: $0) }, index: 4, world: world).isEmpty, "its owner may receive it")
+    }
+
     @Test("a connection held open past an unanswered ping's deadline, or dropped although it answered, is reported")
     func keepaliveVerdict() throws {
         var monitor = KeepaliveVerdictMonitor()
