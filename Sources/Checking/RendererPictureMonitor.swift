@@ -157,6 +157,14 @@ public struct RendererPictureMonitor: InvariantMonitor {
         return messages.map { Violation(invariant: name, rules: rules, time: time, observer: $0.observer, eventIndex: lastEventIndex, message: $0.message) }
     }
 
+    /// Whether client `client`'s picture agrees with its view between steps: known without
+    /// comparing when the view was last written when they last agreed (`endOfStep` notes that
+    /// for every observer of a step, and only a step's observers are painted).
+    private func pictureAgrees(ofClient client: Int, world: World) -> Bool {
+        if agreedAtViewWrite.indices.contains(client) && agreedAtViewWrite[client] == world.clients[client].viewWrites.value { return true }
+        return (pictures[world.clients[client].name] ?? Picture()).agrees(with: world.clients[client].view)
+    }
+
     private mutating func note(_ client: Int, agreedAt written: UInt64?) {
         if agreedAtViewWrite.count <= client { agreedAtViewWrite += Array(repeating: nil, count: client + 1 - agreedAtViewWrite.count) }
         agreedAtViewWrite[client] = written
@@ -221,8 +229,8 @@ public struct RendererPictureMonitor: InvariantMonitor {
     /// empty between steps. The view writes a picture last agreed at stay out: they only spare
     /// comparisons whose outcome the picture and the view already decide.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
-        let differing = world.clients.indices.lazy.filter { client in !(pictures[world.clients[client].name] ?? Picture()).agrees(with: world.clients[client].view) }
-            .map { world.clients[$0].name }
+        var differing: [String] = []
+        for client in world.clients.indices where !pictureAgrees(ofClient: client, world: world) { differing.append(world.clients[client].name) }
         writer.writeUnordered(differing) { writer, observer in
             writer.writeName(observer)
             (pictures[observer] ?? Picture()).encode(into: &writer)

@@ -63,6 +63,10 @@ public struct CanonicalWriter: Sendable {
     public var nameImages: [String: String] = [:]
     public var clientIndexImages: [Int] = []
 
+    /// Whether names or client indices are written through a renaming: bytes encoded ahead of
+    /// time without one (`writeEncoded`) stand for a value only when this is false.
+    @inlinable public var renames: Bool { !nameImages.isEmpty || !clientIndexImages.isEmpty }
+
     /// A participant name (participant id, jti) under the renaming.
     @inlinable public mutating func writeName(_ name: String) {
         guard !nameImages.isEmpty, let image = nameImages[name] else { return write(name) }

@@ -102,6 +102,14 @@ extension WireMessage {
         }
     }
 
+    /// Whether the message carries a token (written by its claims under the run's key ring).
+    var carriesToken: Bool {
+        switch self {
+        case .join, .exchangeToken: true
+        default: false
+        }
+    }
+
     private var explorationTag: UInt8 {
         switch self {
         case .join: 0
@@ -152,7 +160,11 @@ extension Envelope {
         switch decoded() {
         case .success(let message):
             writer.writeTag(0)
-            message.encode(to: &writer, keyRing: keyRing)
+            if let encoded = content.messageEncoding, !writer.renames {
+                writer.writeEncoded(encoded)
+            } else {
+                message.encode(to: &writer, keyRing: keyRing)
+            }
         case .failure:
             writer.writeTag(1)
             writer.write(frame)

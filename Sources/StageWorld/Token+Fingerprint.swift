@@ -51,7 +51,7 @@ extension CanonicalWriter {
     /// A client's token: its encoding made when the client took it, when that was made under
     /// `keyRing` and the writer renames nothing (no symmetry); otherwise `writeToken`.
     mutating func writeToken(of client: Client, keyRing: TokenKeyRing) {
-        guard let encoding = client.tokenEncoding, nameImages.isEmpty, clientIndexImages.isEmpty, client.tokenKeyRing == keyRing else {
+        guard let encoding = client.tokenEncoding, !renames, client.tokenKeyRing == keyRing else {
             return writeToken(client.token, keyRing: keyRing)
         }
         writeEncoded(encoding.bytes)

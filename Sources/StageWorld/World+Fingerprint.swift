@@ -52,7 +52,7 @@ extension World {
         if component % 2 == 1 {
             clients[index].encode(to: &writer, keyRing: config.keyRing)
         } else {
-            encodeTraffic(index, pending: PendingByClient(self, clientIndex: index), to: &writer)
+            encodeTraffic(index, to: &writer)
         }
     }
 
@@ -86,53 +86,54 @@ extension World {
     /// Everything pending for a client: its link's conditions, both directions of its link with
     /// the frames on them (in queue order: the head is what arrives next), its script's host
     /// calls in order, and its timers as a set, each with its remaining time.
-    private func encodeTraffic(_ index: Int, pending: PendingByClient, to writer: inout CanonicalWriter) {
+    private func encodeTraffic(_ index: Int, to writer: inout CanonicalWriter) {
+        let entries = pending.entries
+        let mine = pendingPositions(ofClient: index)
+        let epoch = clients[index].epoch
         for uplink in [false, true] {
             let direction = network.directions[Network.direction(clientIndex: index, uplink: uplink)]
-            direction.encode(to: &writer, keyRing: config.keyRing, clientEpoch: clients[index].epoch)
-            let frames = pending.deliveries[uplink ? 1 : 0]
+            direction.encode(to: &writer, keyRing: config.keyRing, clientEpoch: epoch)
+            let frames = mine.filter { entries[$0].payload.isDelivery(uplink: uplink) }
             writer.write(UInt32(frames.count))
-            for frame in frames {
-                frame.encode(to: &writer, nextExpected: direction.nextExpected, clientEpoch: clients[index].epoch, keyRing: config.keyRing)
+            for position in frames {
+                guard case .delivery(let frame) = entries[position].payload else { continue }
+                frame.encode(to: &writer, nextExpected: direction.nextExpected, clientEpoch: epoch, keyRing: config.keyRing)
             }
         }
-        writer.write(UInt32(pending.hostCalls.count))
-        for call in pending.hostCalls { call.encode(to: &writer, keyRing: config.keyRing) }
-        writer.writeUnordered(pending.timers) { writer, timer in
-            timer.timer.encode(to: &writer, client: clients[index])
-            writer.writeRemaining(until: timer.due, from: now)
+        let calls = mine.filter { entries[$0].payload.isHostCall }
+        writer.write(UInt32(calls.count))
+        for position in calls {
+            guard case .hostCall(_, let call) = entries[position].payload else { continue }
+            call.encode(to: &writer, keyRing: config.keyRing)
         }
+        writer.writeUnordered(mine.lazy.filter { entries[$0].payload.isClientTimer }) { writer, position in
+            guard case .timer(_, let timer) = entries[position].payload else { return }
+            timer.encode(to: &writer, client: clients[index])
+            writer.writeRemaining(until: entries[position].due, from: now)
+        }
+    }
+
+    /// The queue positions of client `index`'s pending events (host calls, timers, frames on
+    /// its link), in queue (sequence) order; read in place, no entry copied.
+    private func pendingPositions(ofClient index: Int) -> [Int] {
+        let entries = pending.entries
+        var mine = entries.indices.filter { entries[$0].payload.trafficOwner == index }
+        mine.sort { entries[$0].sequence < entries[$1].sequence }
+        return mine
     }
 }
 
-/// The pending events of one client, each list in queue (sequence) order.
-private struct PendingByClient {
-    var hostCalls: [HostCall] = []
-    var timers: [(timer: ClientTimer, due: VirtualTime)] = []
-    /// Downlink frames, then uplink frames.
-    var deliveries: [[Envelope]] = [[], []]
+private extension PendingEvent {
+    func isDelivery(uplink: Bool) -> Bool {
+        if case .delivery(let envelope) = self { envelope.isUplink == uplink } else { false }
+    }
 
-    /// Reads the queue in place: the client's entries are picked and ordered by position,
-    /// so no entry is copied except into the lists.
-    init(_ world: World, clientIndex: Int) {
-        let entries = world.pending.entries
-        var mine = entries.indices.filter { position in
-            switch entries[position].payload {
-            case .hostCall(let index, _), .timer(let index, _): index == clientIndex
-            case .delivery(let envelope): envelope.clientIndex == clientIndex
-            case .serverTimer: false
-            }
-        }
-        mine.sort { entries[$0].sequence < entries[$1].sequence }
-        for position in mine {
-            let entry = entries[position]
-            switch entry.payload {
-            case .hostCall(_, let call): hostCalls.append(call)
-            case .timer(_, let timer): timers.append((timer, entry.due))
-            case .delivery(let envelope): deliveries[envelope.isUplink ? 1 : 0].append(envelope)
-            case .serverTimer: break
-            }
-        }
+    var isHostCall: Bool {
+        if case .hostCall = self { true } else { false }
+    }
+
+    var isClientTimer: Bool {
+        if case .timer = self { true } else { false }
     }
 }
 

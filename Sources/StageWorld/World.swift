@@ -19,6 +19,17 @@ extension PendingEvent {
         }
     }
 
+    /// The client whose traffic component (`WorldComponents`) the event belongs to: the
+    /// client of a host call or timer, the client whose link a frame travels; nil for the
+    /// stage service's timers.
+    var trafficOwner: Int? {
+        switch self {
+        case .hostCall(let index, _), .timer(let index, _): index
+        case .delivery(let envelope): envelope.clientIndex
+        case .serverTimer: nil
+        }
+    }
+
     /// For a delivery, the direction of the link it travels, as `Network.direction` numbers
     /// it; nil for any other event. Read in place: scans of the whole queue copy no envelope.
     var deliveryDirection: Int? {
@@ -207,11 +218,7 @@ public struct World: Hashable, Sendable {
 
     /// Marks the component a pending event belongs to as changed.
     mutating func touch(owner event: PendingEvent) {
-        switch event {
-        case .delivery(let envelope): touched.insert(trafficOf: envelope.clientIndex)
-        case .hostCall(let index, _), .timer(let index, _): touched.insert(trafficOf: index)
-        case .serverTimer: touched.insertService()
-        }
+        if let client = event.trafficOwner { touched.insert(trafficOf: client) } else { touched.insertService() }
     }
 
     private func strategy(forClient index: Int, host: (any HostStrategies)?) -> any StrategyAnswers {
