@@ -3,7 +3,7 @@ import Drivers
 import Scenario
 import Simulation
 import StageCore
-import StageWorld
+@testable import StageWorld
 import Testing
 
 /// RendererPictureMonitor (RND-5, RND-6, STR-6, STG-3): the renderers' picture, painted from
@@ -47,6 +47,30 @@ struct RendererPictureMonitorTests {
         let remote = try #require(world.clients[world.clientIndex(named: "viewer")!].view.remotes.first)
         #expect(remote.addedStreams.count == 2 && remote.subscribeState == .subscribed)
         #expect(Self.run([try Self.viewerPicture(world)], on: world).isEmpty)
+    }
+
+    /// The monitor's state key on `world` after it watched `steps` on `watched`.
+    static func key(after steps: [[TraceEvent]], on watched: World, keyedOn world: World) -> [UInt8] {
+        var monitors = MonitorSet([RendererPictureMonitor()])
+        for step in steps { monitors.observe(step, world: watched) }
+        var writer = CanonicalWriter()
+        monitors.encodeState(into: &writer, world: world)
+        return writer.bytes
+    }
+
+    @Test("the state key holds the clients whose picture differs from the view, also when the view was written after the picture last agreed")
+    func keyFollowsViewWrites() throws {
+        let world = try Self.subscribedWorld()
+        let told = try Self.viewerPicture(world)
+        let agreeing = Self.key(after: [told], on: world, keyedOn: world)
+        var changed = world
+        let viewer = try #require(world.clientIndex(named: "viewer"))
+        changed.clients[viewer].view.local.connectionState = .disconnected
+        let afterWrite = Self.key(after: [told], on: world, keyedOn: changed)
+        let name = Array("viewer".utf8)
+        func names(_ key: [UInt8]) -> Bool { key.indices.contains { key[$0...].starts(with: name) } }
+        #expect(!names(agreeing), "a picture that agrees is left out of the key")
+        #expect(names(afterWrite), "a view written after the picture agreed must be compared again")
     }
 
     @Test("a client whose SDK changed without telling its renderers is caught at the end of the step (an unmute never reported, RND-6)")

@@ -195,6 +195,30 @@ struct FingerprintTests {
         #expect(worlds[0].fingerprint() != worlds[2].fingerprint())
     }
 
+    @Test("a frame's message is encoded once with the frame, as the message encodes itself; a frame with a token keeps no such bytes")
+    func frameMessageEncoding() {
+        let left = WireMessage.participantLeft(participantId: "p1")
+        let frame = Envelope(from: .server, to: .client(1), message: left, epoch: 0, channelId: "stage-1")
+        var own = CanonicalWriter()
+        left.encode(to: &own, keyRing: TokenKeyRing())
+        #expect(frame.content.messageEncoding == own.bytes)
+        let join = Envelope(from: .client(0), to: .server, message: .join(token: signedToken("p1"), metadata: ConnectMetadata()), epoch: 0, channelId: "stage-1")
+        #expect(join.content.messageEncoding == nil)
+    }
+
+    @Test("a frame in flight is written through the renaming, not from the bytes encoded with the frame")
+    func frameUnderRenaming() {
+        func bytes(_ id: String, renaming: [String: String]) -> [UInt8] {
+            let frame = Envelope(from: .server, to: .client(1), message: .participantLeft(participantId: id), epoch: 0, channelId: "stage-1")
+            var writer = CanonicalWriter()
+            writer.nameImages = renaming
+            frame.encode(to: &writer, nextExpected: 0, clientEpoch: 0, keyRing: TokenKeyRing())
+            return writer.bytes
+        }
+        #expect(bytes("p1", renaming: ["p1": "p2", "p2": "p1"]) == bytes("p2", renaming: [:]))
+        #expect(bytes("p1", renaming: [:]) != bytes("p2", renaming: [:]))
+    }
+
     @Test("a fixed run has the same fingerprint in every process")
     func crossProcess() {
         var world = stage(["alice", "bob", "carol"], keepalive: KeepalivePolicy())
