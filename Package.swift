@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/attaswift/BigInt", from: "6.0.1"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.29.0", traits: ["MallocInterposer"]),
     ],
     targets: [
@@ -30,7 +31,7 @@ let package = Package(
         ),
         .target(
             name: "StageCore",
-            dependencies: ["Signaling", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["Signaling", .product(name: "Crypto", package: "swift-crypto"), .product(name: "BigInt", package: "BigInt")],
             swiftSettings: [.define("MUTANTS", .when(configuration: .debug))]
         ),
         .target(name: "Simulation", dependencies: ["CXXHash"]),
@@ -82,7 +83,7 @@ let package = Package(
             path: "Benchmarks/SimulatorBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        .testTarget(name: "StageCoreTests", dependencies: ["StageCore", "Simulation"]),
+        .testTarget(name: "StageCoreTests", dependencies: ["StageCore", "Simulation", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "StageWorldTests", dependencies: ["StageWorld", "Checking", "Drivers", "Scenario", "StageSDK"]),
         .testTarget(name: "CheckingTests", dependencies: ["Checking", "StageWorld", "StageCore", "Simulation", "SubscriberModel"]),

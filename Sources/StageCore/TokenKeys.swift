@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import Synchronization
 
 /// Who signed a token (TOK-3): `keyPair` tokens are signed by an app's P-384 key registered
 /// with the stage service (the only ones token exchange accepts); `service` tokens come from
@@ -48,7 +47,7 @@ public struct TokenVerifyingKey: Hashable, Sendable {
 
 /// A P-384 token signing key (TOK-3): an app's key pair (`keyPair`) or the stage service's own
 /// key (`service`). The private key is derived from `(seed, keyId)` alone, so a scenario run
-/// always has the same keys; only the ECDSA signatures themselves are randomized.
+/// always has the same keys, and each token the same signature (`FixedNonceSigner`).
 public struct TokenSigningKey: Sendable, CustomStringConvertible {
     /// The id written into each token's header `kid`.
     public let keyId: String
@@ -56,9 +55,8 @@ public struct TokenSigningKey: Sendable, CustomStringConvertible {
     public let origin: TokenOrigin
     /// The public half, to register with a `TokenKeyRing`.
     public let verifyingKey: TokenVerifyingKey
-    /// The private key, made once from its scalar (making it computes the public point, which
-    /// costs as much as a signature).
-    private let privateKey: SharedPrivateKey
+    /// Signs with the private scalar (`FixedNonceSigner`).
+    private let signer: FixedNonceSigner
 
     /// The key for `(seed, keyId)`: the private scalar is SHA-384 over the seed's 8 little-endian
     /// bytes and the key id's UTF-8, with a 4-byte little-endian counter appended on the
@@ -68,7 +66,7 @@ public struct TokenSigningKey: Sendable, CustomStringConvertible {
         self.keyId = keyId
         self.origin = origin
         self.verifyingKey = TokenVerifyingKey(keyId: keyId, origin: origin, publicKey: privateKey.publicKey)
-        self.privateKey = SharedPrivateKey(privateKey)
+        self.signer = FixedNonceSigner(privateScalar: privateKey.rawRepresentation)
     }
 
     private static func derive(keyId: String, seed: UInt64) -> P384.Signing.PrivateKey {
@@ -83,10 +81,9 @@ public struct TokenSigningKey: Sendable, CustomStringConvertible {
     }
 
     /// A compact JWS of `claims` (TOK-2, TOK-3): canonical header and payload, ES384 signature.
-    /// The signature is randomized, so keep whole tokens out of deterministic outputs (traces,
-    /// reports): use `TokenCodec.decodeUnverified` or the payload segment instead. If the crypto
-    /// library ever failed to sign, the signature segment is left empty, so the token fails
-    /// closed as malformed instead of trapping.
+    /// The signature is a function of the key and the claims (`FixedNonceSigner`), so a token
+    /// is the same in every process. Should a signature ever be impossible to make, the
+    /// signature segment is left empty, so the token fails closed as malformed instead of trapping.
     public func sign(_ claims: TokenClaims) -> String {
         sign(header: TokenCodec.headerJSON(keyId: keyId), payload: TokenCodec.payloadJSON(claims))
     }
@@ -94,8 +91,7 @@ public struct TokenSigningKey: Sendable, CustomStringConvertible {
     /// Signs arbitrary header and payload bytes (tests use it to build signed malformed tokens).
     func sign(header: [UInt8], payload: [UInt8]) -> String {
         let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(payload)
-        guard let signature = privateKey.signature(for: Array(signingInput.utf8)) else { return signingInput + "." }
-        let raw = Array(signature.rawRepresentation)
+        guard let raw = signer.signature(for: Array(signingInput.utf8)) else { return signingInput + "." }
         SignatureCache.remember(SignatureCache.Entry(publicKey: verifyingKey.x963Representation, message: Array(signingInput.utf8), signature: raw), true)
         return signingInput + "." + Base64URL.encode(raw)
     }
@@ -104,15 +100,3 @@ public struct TokenSigningKey: Sendable, CustomStringConvertible {
     public var description: String { "TokenSigningKey(\(keyId), \(origin.rawValue))" }
 }
 
-/// A P-384 private key shared by the copies of a `TokenSigningKey` and by threads: the crypto
-/// library's key type is not `Sendable`, so it is used under a lock.
-private final class SharedPrivateKey: Sendable {
-    private let key: Mutex<P384.Signing.PrivateKey>
-
-    init(_ key: sending P384.Signing.PrivateKey) { self.key = Mutex(key) }
-
-    /// An ES384 signature of `message`, or nil if the crypto library fails to sign.
-    func signature(for message: [UInt8]) -> P384.Signing.ECDSASignature? {
-        key.withLock { try? $0.signature(for: message) }
-    }
-}

@@ -61,7 +61,7 @@ public struct ClientConfig: Hashable, Sendable {
 
 extension ClientConfig {
     /// Every setting, for the configuration's fingerprint; the starting token by its claims and
-    /// verdict under `keyRing` (`writeToken`: signatures differ in every process).
+    /// verdict under `keyRing` (`writeToken`: any valid signature of the same claims is the same token to the model).
     func encode(to writer: inout CanonicalWriter, keyRing: TokenKeyRing) {
         writer.write(name)
         sdk.encode(to: &writer)

@@ -71,10 +71,9 @@ public struct StageKeys: Sendable {
         }
     }
 
-    /// The token string for a declared token. ECDSA signatures are randomized, so each
-    /// distinct (claims, signer) gets one token per process, reused: equal inputs then give
-    /// equal worlds, and `step` stays a function. Traces never show signatures, so they are
-    /// the same in every process. The signing is done outside the cache's lock, so that other
+    /// The token string for a declared token. Signing is a function of the claims and the key
+    /// (`FixedNonceSigner`); each distinct (claims, signer) is still signed once per process and
+    /// its token reused, which spares the encoding and the signing. The signing is done outside the cache's lock, so that other
     /// threads' look-ups do not wait for it; when two threads sign the same claims at once,
     /// the token stored first is the one both return.
     public func token(_ source: TokenSource) -> String {

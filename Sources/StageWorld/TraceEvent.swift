@@ -156,7 +156,8 @@ public enum TraceText {
     }
 
     /// A signaling frame as the trace shows it: the JSON text, with the signature segment of
-    /// every JWT in it replaced by `<signature>` (ECDSA signatures differ between processes).
+    /// every JWT in it replaced by `<signature>`: the claims say what a token is, and a trace does
+    /// not change with the key material or the signing method.
     public static func frame(_ text: String) -> String {
         // Most frames carry no token: a byte scan spares them the Unicode-aware search.
         guard containsTokenStart(text) else { return text }

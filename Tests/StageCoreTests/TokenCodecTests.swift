@@ -1,3 +1,4 @@
+import Crypto
 import Simulation
 import Testing
 @testable import StageCore
@@ -217,6 +218,23 @@ struct TokenCodecTests {
         #expect(again.verifyingKey == Fixture.app.verifyingKey)
         #expect(again.verifyingKey.x963Representation.count == 97)
         for token in tokens { #expect(throws: Never.self) { try Fixture.verify(token).get() } }
+    }
+
+    @Test("every signature verifies with the crypto library itself (no cached verdict), for keys and claims drawn from seeds, and a token is the same at every signing")
+    func signaturesVerifyWithTheLibrary() throws {
+        var random = SplitMix64(seed: 18)
+        for _ in 0..<40 {
+            let key = TokenSigningKey(keyId: "key-\(random.below(1000))", origin: .keyPair, seed: random.next())
+            let claims = Fixture.claims { $0.participantId = "p\(random.next())"; $0.expiresAtSeconds = 3_700 + random.next() % 10_000 }
+            let token = key.sign(claims)
+            #expect(token == key.sign(claims))
+            let parts = Fixture.segments(token)
+            let signature = try #require(Base64URL.decode(Array(parts[2].utf8)))
+            let publicKey = try P384.Signing.PublicKey(x963Representation: key.verifyingKey.x963Representation)
+            let ecdsa = try P384.Signing.ECDSASignature(rawRepresentation: signature)
+            #expect(publicKey.isValidSignature(ecdsa, for: Array((parts[0] + "." + parts[1]).utf8)))
+            #expect(!publicKey.isValidSignature(ecdsa, for: Array((parts[0] + "." + parts[1] + "x").utf8)))
+        }
     }
 
     @Test("different seeds or key ids give different public keys")

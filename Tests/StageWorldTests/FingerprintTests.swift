@@ -61,6 +61,26 @@ private func isServerTimer(_ event: PendingEvent) -> Bool {
     return false
 }
 
+/// The same token with its ECDSA signature (r, s) replaced by (r, n - s), which verifies
+/// just as well: a second valid signature of the same claims.
+private func withOtherValidSignature(_ token: String) -> String {
+    let parts = token.split(separator: ".").map(String.init)
+    guard parts.count == 3, let raw = Base64URL.decode(Array(parts[2].utf8)), raw.count == 96 else { return token }
+    let order: [UInt8] = [
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xc7, 0x63, 0x4d, 0x81, 0xf4, 0x37, 0x2d, 0xdf,
+        0x58, 0x1a, 0x0d, 0xb2, 0x48, 0xb0, 0xa7, 0x7a, 0xec, 0xec, 0x19, 0x6a, 0xcc, 0xc5, 0x29, 0x73,
+    ]
+    var negated = [UInt8](repeating: 0, count: 48)
+    var borrow = 0
+    for index in (0..<48).reversed() {
+        let difference = Int(order[index]) - Int(raw[48 + index]) - borrow
+        negated[index] = UInt8((difference + 256) % 256)
+        borrow = difference < 0 ? 1 : 0
+    }
+    return parts[0] + "." + parts[1] + "." + Base64URL.encode(Array(raw[..<48]) + negated)
+}
+
 @Suite("World fingerprint: time-abstracted, symmetry-aware state encoding")
 struct FingerprintTests {
     @Test("identically built worlds encode to the same bytes and fingerprint")
@@ -182,10 +202,11 @@ struct FingerprintTests {
         #expect(first.fingerprint() == second.fingerprint(nameImages: ["p1": "p2", "p2": "p1"], clientIndexImages: [1, 0, 2]))
     }
 
-    @Test("tokens count by their claims and verdict, not their randomized signatures")
+    @Test("tokens count by their claims and verdict, not their signatures' bytes")
     func tokensByClaims() {
         let claims = StageKeys.claims(participantId: "p1", stageId: "stage-1")
-        let tokens = [StageKeys.standard.app.sign(claims), StageKeys.standard.app.sign(claims), StageKeys.standard.unknown.sign(claims)]
+        let signed = StageKeys.standard.app.sign(claims)
+        let tokens = [signed, withOtherValidSignature(signed), StageKeys.standard.unknown.sign(claims)]
         #expect(tokens[0] != tokens[1])
         let worlds = tokens.map { token in
             World(stageId: "stage-1", clients: [ClientConfig(name: "p1", sdk: .web(SemanticVersion(1, 0, 0)), token: .raw(token), strategy: StrategySpec())],
