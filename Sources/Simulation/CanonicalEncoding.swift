@@ -54,6 +54,22 @@ public struct CanonicalWriter: Sendable {
     /// Bytes this writer's rules produced earlier for a value, written again as they are.
     @inlinable public mutating func writeEncoded(_ encoded: [UInt8]) { storage.append(contentsOf: encoded) }
 
+    /// Encodings of immutable shared objects (a frame's content), by identity: each entry keeps
+    /// its object, so no identity is reused while it is remembered (`writeOnce`).
+    private var encodedObjects: [ObjectIdentifier: (object: any AnyObject & Sendable, bytes: [UInt8])] = [:]
+
+    /// Writes what `encode` writes for `object`, an immutable value whose encoding depends on
+    /// nothing else this writer is used with; the first time by `encode`, later as the bytes
+    /// it wrote then (a frame in flight in every state the model checker keys). Under a
+    /// renaming `encode` always runs, since the remembered bytes are written without one.
+    public mutating func writeOnce(_ object: any AnyObject & Sendable, _ encode: (inout CanonicalWriter) -> Void) {
+        guard !renames else { return encode(&self) }
+        if let known = encodedObjects[ObjectIdentifier(object)] { return storage.append(contentsOf: known.bytes) }
+        let start = storage.count
+        encode(&self)
+        encodedObjects[ObjectIdentifier(object)] = (object, Array(storage[start...]))
+    }
+
     /// Clears the buffer but keeps its storage, for encoders reused on a hot path.
     @inlinable public mutating func reset() { storage.removeAll(keepingCapacity: true) }
 

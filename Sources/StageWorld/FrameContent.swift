@@ -1,6 +1,4 @@
 import Signaling
-import Simulation
-import StageCore
 
 /// One signaling frame as the network carries it: its JSON text, and the stage message it
 /// decodes to at its receiver or why it decodes to none (SIG-1, SIG-8). Both are fixed when
@@ -10,11 +8,6 @@ import StageCore
 public final class FrameContent: Hashable, Sendable {
     public let text: String
     public let decoded: Result<WireMessage, SignalingFrameError>
-    /// The decoded message's exploration encoding (`WireMessage.encode`) without a renaming,
-    /// made once with the frame so that the model checker does not encode a frame in flight
-    /// again for every state holding it; nil for a frame that decodes to none or carries a
-    /// token (whose encoding depends on the run's key ring).
-    let messageEncoding: [UInt8]?
     private let atServer: Bool
 
     /// A frame the model sends: the message encoded, then decoded as its receiver would (a
@@ -23,7 +16,6 @@ public final class FrameContent: Hashable, Sendable {
     init(encoding message: WireMessage, channelId: String, atServer: Bool) {
         text = WireFrames.signaling(message, channelId: channelId).frame
         decoded = Self.decode(text, atServer: atServer)
-        messageEncoding = Self.encoding(of: decoded)
         self.atServer = atServer
     }
 
@@ -31,15 +23,7 @@ public final class FrameContent: Hashable, Sendable {
     init(text: String, atServer: Bool) {
         self.text = text
         decoded = Self.decode(text, atServer: atServer)
-        messageEncoding = Self.encoding(of: decoded)
         self.atServer = atServer
-    }
-
-    private static func encoding(of decoded: Result<WireMessage, SignalingFrameError>) -> [UInt8]? {
-        guard case .success(let message) = decoded, !message.carriesToken else { return nil }
-        var writer = CanonicalWriter()
-        message.encode(to: &writer, keyRing: TokenKeyRing())
-        return writer.bytes
     }
 
     private static func decode(_ text: String, atServer: Bool) -> Result<WireMessage, SignalingFrameError> {

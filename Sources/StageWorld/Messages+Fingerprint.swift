@@ -160,10 +160,10 @@ extension Envelope {
         switch decoded() {
         case .success(let message):
             writer.writeTag(0)
-            if let encoded = content.messageEncoding, !writer.renames {
-                writer.writeEncoded(encoded)
-            } else {
+            if message.carriesToken {
                 message.encode(to: &writer, keyRing: keyRing)
+            } else {
+                writer.writeOnce(content) { message.encode(to: &$0, keyRing: keyRing) }
             }
         case .failure:
             writer.writeTag(1)
