@@ -44,8 +44,19 @@ func traceHash(in output: String) -> String? {
         .split(separator: " ").drop { $0 != "hash:" }.dropFirst().first.map(String.init)
 }
 
+/// The directory this test process keeps its files in, removed with everything in it when
+/// the process exits, so that no run of the tests leaves files behind.
+private enum TestFiles {
+    static let root: URL = {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stagesim-tests-\(UUID().uuidString)")
+        atexit { try? FileManager.default.removeItem(at: TestFiles.root) }
+        return root
+    }()
+}
+
+/// A file with `contents` in a new directory of its own (under `TestFiles.root`).
 func temporaryFile(_ name: String, contents: String) throws -> String {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stagesim-tests-\(UUID().uuidString)")
+    let directory = TestFiles.root.appendingPathComponent(UUID().uuidString)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let path = directory.appendingPathComponent(name).path
     try contents.write(toFile: path, atomically: true, encoding: .utf8)
