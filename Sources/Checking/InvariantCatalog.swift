@@ -53,6 +53,7 @@ struct CatalogMonitors: Sendable {
     var streamConnection = StreamConnectionMonitor()
     var subscriberConnect = SubscriberConnectMonitor()
     var ownFrame = OwnFrameMonitor()
+    var exchangeAdoption = ExchangeAdoptionMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -98,6 +99,7 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&streamConnection)
         visitor.visit(&subscriberConnect)
         visitor.visit(&ownFrame)
+        visitor.visit(&exchangeAdoption)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -143,6 +145,7 @@ struct CatalogMonitors: Sendable {
         reader.read(streamConnection)
         reader.read(subscriberConnect)
         reader.read(ownFrame)
+        reader.read(exchangeAdoption)
     }
 
     /// `read` beside `earlier`, the catalog this one was copied from: each monitor with its
@@ -189,5 +192,6 @@ struct CatalogMonitors: Sendable {
         reader.read(streamConnection, earlier: earlier.streamConnection)
         reader.read(subscriberConnect, earlier: earlier.subscriberConnect)
         reader.read(ownFrame, earlier: earlier.ownFrame)
+        reader.read(exchangeAdoption, earlier: earlier.exchangeAdoption)
     }
 }

@@ -49,6 +49,38 @@ struct SweepFourMonitorTests {
         TraceEvent(time: .seconds(9), observer: observer, kind: .delivered(message, frame: "{}"), peer: "server")
     }
 
+    // MARK: TOK-5, exchange-adopts-the-accepted-token
+
+    /// alice exchanges for a token the service refuses (one it issued, TOK-3) and half a
+    /// second later for one it accepts.
+    static func refusedThenAccepted() throws -> (violations: [Violation], world: World) {
+        let alice = ClientConfig(name: "alice", token: .signed(claims("alice", userId: "alice-1"), by: .app))
+        return try run([alice], calls: [
+            ("alice", 2, .exchangeToken(token(claims("alice", userId: "alice-refused"), by: .service))),
+            ("alice", 3, .exchangeToken(token(claims("alice", userId: "alice-2")))),
+        ], until: 10, with: ExchangeAdoptionMonitor())
+    }
+
+    @Test("exchange-adopts-the-accepted-token: after a refused exchange, the next accepted one is the token the SDK holds")
+    func refusedThenAcceptedHoldsTheAcceptedToken() throws {
+        let (violations, world) = try Self.refusedThenAccepted()
+        #expect(violations.isEmpty, "\(violations.map(\.description))")
+        let alice = try #require(world.clientIndex(named: "alice"))
+        #expect(world.clients[alice].claims?.userId == "alice-2")
+        #expect(world.clients[alice].pendingExchanges.isEmpty)
+        #expect(world.server.participant("alice")?.info.userId == "alice-2")
+    }
+
+    @Test("exchange-adopts-the-accepted-token: an acceptance naming another identity than the held token is reported")
+    func mismatchReported() throws {
+        let world = try Self.refusedThenAccepted().world
+        let accepted = ParticipantInfo(participantId: "alice", userId: "alice-refused", attributes: [:], capabilities: Capabilities())
+        #expect(Self.messages(ExchangeAdoptionMonitor(), Self.delivered(.exchangeAccepted(accepted), to: "alice"), world: world)
+            == ["the service accepted user=alice-refused {} publish=true subscribe=true, but the client holds a token for user=alice-2 {} publish=true subscribe=true"])
+        let held = ParticipantInfo(participantId: "alice", userId: "alice-2", attributes: [:], capabilities: Capabilities())
+        #expect(Self.messages(ExchangeAdoptionMonitor(), Self.delivered(.exchangeAccepted(held), to: "alice"), world: world).isEmpty)
+    }
+
     // MARK: LST-1, published-mutes-follow-the-strategy
 
     /// pub publishes audio and video; mutes its audio at 2 s; refreshes at 3 s.
