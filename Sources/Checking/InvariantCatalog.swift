@@ -54,6 +54,7 @@ struct CatalogMonitors: Sendable {
     var subscriberConnect = SubscriberConnectMonitor()
     var ownFrame = OwnFrameMonitor()
     var exchangeAdoption = ExchangeAdoptionMonitor()
+    var subscribeGain = SubscribeGainMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -100,6 +101,7 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&subscriberConnect)
         visitor.visit(&ownFrame)
         visitor.visit(&exchangeAdoption)
+        visitor.visit(&subscribeGain)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -146,6 +148,7 @@ struct CatalogMonitors: Sendable {
         reader.read(subscriberConnect)
         reader.read(ownFrame)
         reader.read(exchangeAdoption)
+        reader.read(subscribeGain)
     }
 
     /// `read` beside `earlier`, the catalog this one was copied from: each monitor with its
@@ -193,5 +196,6 @@ struct CatalogMonitors: Sendable {
         reader.read(subscriberConnect, earlier: earlier.subscriberConnect)
         reader.read(ownFrame, earlier: earlier.ownFrame)
         reader.read(exchangeAdoption, earlier: earlier.exchangeAdoption)
+        reader.read(subscribeGain, earlier: earlier.subscribeGain)
     }
 }

@@ -81,6 +81,51 @@ struct SweepFourMonitorTests {
         #expect(Self.messages(ExchangeAdoptionMonitor(), Self.delivered(.exchangeAccepted(held), to: "alice"), world: world).isEmpty)
     }
 
+    // MARK: TOK-8, subscribe-gain-asks-the-strategy
+
+    /// pub publishes; viewer joins unable to subscribe, turns its strategy's subscribe answer
+    /// to audioOnly at 2 s without a refresh, and gains subscribing by exchange at 3 s.
+    static func gainAfterQuietChange() throws -> (violations: [Violation], world: World) {
+        let pub = ClientConfig(name: "pub", token: .signed(claims("pub", userId: "pub"), by: .app), strategy: StrategySpec(subscribe: .none))
+        let viewer = ClientConfig(
+            name: "viewer", token: .signed(claims("viewer", userId: "viewer", capabilities: Capabilities(canPublish: false, canSubscribe: false)), by: .app),
+            strategy: StrategySpec(publish: false, subscribe: .audioVideo)
+        )
+        return try run([pub, viewer], calls: [
+            ("viewer", 2, .setStrategy(StrategySpec(publish: false, subscribe: .audioOnly))),
+            ("viewer", 3, .exchangeToken(token(claims("viewer", userId: "viewer", capabilities: Capabilities(canPublish: false, canSubscribe: true))))),
+        ], until: 8, with: SubscribeGainMonitor())
+    }
+
+    @Test("subscribe-gain-asks-the-strategy: a capability gained after a quiet strategy change subscribes as the strategy answers now")
+    func gainAsksTheStrategy() throws {
+        let (violations, world) = try Self.gainAfterQuietChange()
+        #expect(violations.isEmpty, "\(violations.map(\.description))")
+        let viewer = try #require(world.clientIndex(named: "viewer"))
+        #expect(world.clients[viewer].view["pub"]?.requested == .audioOnly)
+        #expect(world.clients[viewer].view["pub"]?.addedStreams.map(\.kind) == [.audio])
+    }
+
+    @Test("subscribe-gain-asks-the-strategy: a gain that keeps an answer the strategy no longer gives is reported; no gain is not judged")
+    func keptAnswerReported() throws {
+        var world = try Self.gainAfterQuietChange().world
+        let viewer = try #require(world.clientIndex(named: "viewer"))
+        world.clients[viewer].strategy.subscribe = .none
+        func accepted(canSubscribe: Bool) -> TraceEvent {
+            let info = ParticipantInfo(participantId: "viewer", userId: "viewer", attributes: [:], capabilities: Capabilities(canPublish: false, canSubscribe: canSubscribe))
+            return Self.delivered(.exchangeAccepted(info), to: "viewer")
+        }
+        var unable = world
+        unable.clients[viewer].view.local.info.capabilities.canSubscribe = false
+        var monitor = SubscribeGainMonitor()
+        #expect(monitor.observe(accepted(canSubscribe: true), index: 0, world: world).isEmpty, "no earlier capability known: not a gain")
+        #expect(monitor.observe(accepted(canSubscribe: true), index: 1, world: world).isEmpty, "kept, not gained")
+        #expect(monitor.observe(accepted(canSubscribe: false), index: 2, world: unable).isEmpty)
+        #expect(monitor.observe(accepted(canSubscribe: true), index: 3, world: unable).isEmpty, "the SDK did not take it: no gain")
+        #expect(monitor.observe(accepted(canSubscribe: true), index: 4, world: world).map(\.message)
+            == ["subscribing was granted, and the strategy now answers none for pub, but the SDK asks for audioOnly"])
+    }
+
     // MARK: LST-1, published-mutes-follow-the-strategy
 
     /// pub publishes audio and video; mutes its audio at 2 s; refreshes at 3 s.
