@@ -53,6 +53,8 @@ struct CatalogMonitors: Sendable {
     var streamConnection = StreamConnectionMonitor()
     var subscriberConnect = SubscriberConnectMonitor()
     var ownFrame = OwnFrameMonitor()
+    var exchangeAdoption = ExchangeAdoptionMonitor()
+    var subscribeGain = SubscribeGainMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -98,6 +100,8 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&streamConnection)
         visitor.visit(&subscriberConnect)
         visitor.visit(&ownFrame)
+        visitor.visit(&exchangeAdoption)
+        visitor.visit(&subscribeGain)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -143,6 +147,8 @@ struct CatalogMonitors: Sendable {
         reader.read(streamConnection)
         reader.read(subscriberConnect)
         reader.read(ownFrame)
+        reader.read(exchangeAdoption)
+        reader.read(subscribeGain)
     }
 
     /// `read` beside `earlier`, the catalog this one was copied from: each monitor with its
@@ -189,5 +195,7 @@ struct CatalogMonitors: Sendable {
         reader.read(streamConnection, earlier: earlier.streamConnection)
         reader.read(subscriberConnect, earlier: earlier.subscriberConnect)
         reader.read(ownFrame, earlier: earlier.ownFrame)
+        reader.read(exchangeAdoption, earlier: earlier.exchangeAdoption)
+        reader.read(subscribeGain, earlier: earlier.subscribeGain)
     }
 }

@@ -10,6 +10,13 @@ import StageWorld
 /// it publishing has the mute state of the returned stream of its kind. The monitor keeps the
 /// answers from the trace, not from the SDK's view (`StageView.local.streams`), so an SDK that
 /// does not adopt a returned stream (a new instance with its own mute state, LST-2) is caught.
+///
+/// LST-1 on the strategy's side: `setMuted` changes the host's stream object whether or not the
+/// strategy has returned it, so streamsToPublish answers with the streams the script declared
+/// (the client's configured strategy, then each `setStrategy`), each `setMuted` since applied
+/// to the streams of its kind. The monitor keeps that copy from the host calls; an answer with
+/// the same streams (kinds and instances) in other mute states is a violation. An answer with
+/// other streams comes from a host strategy object (the Swift API) and is not judged.
 public struct PublishedMuteMonitor: InvariantMonitor {
     public var name: String { "published-mutes-follow-the-strategy" }
     public var summary: String { "whenever a connected client's link is idle, each stream the stage holds it publishing has the mute state of the stream the strategy returned (setMuted applied)" }
@@ -20,6 +27,9 @@ public struct PublishedMuteMonitor: InvariantMonitor {
     private var involved = StepNames()
     /// Names of the clients that were handed an injected frame (not judged from then on).
     private var heardInjectedFrames: Set<String> = []
+    /// Per client name: the streams its declared strategy returns, with `setMuted` calls
+    /// applied; a client with no entry returns its configured strategy's streams.
+    private var declared: [String: [LocalStream]] = [:]
 
     public init() {}
 
@@ -29,8 +39,16 @@ public struct PublishedMuteMonitor: InvariantMonitor {
         if event.peer == TraceEvent.injectedSender { heardInjectedFrames.insert(event.observer) }
         switch event.kind {
         case .strategyQueried(let report):
-            if let returned = report.streamsReturned { answered[event.observer] = returned }
+            guard let returned = report.streamsReturned else { break }
+            answered[event.observer] = returned
+            return declaredMismatch(returned, event, index: index, world: world)
+        case .hostCall(.setStrategy(let spec)):
+            declared[event.observer] = spec.streams
         case .hostCall(.setMuted(let kind, let muted)):
+            if var streams = declaredStreams(of: event.observer, world: world) {
+                for position in streams.indices where streams[position].kind == kind { streams[position].isMuted = muted }
+                declared[event.observer] = streams
+            }
             guard var streams = answered[event.observer] else { break }
             for position in streams.indices where streams[position].kind == kind { streams[position].isMuted = muted }
             answered[event.observer] = streams
@@ -38,6 +56,19 @@ public struct PublishedMuteMonitor: InvariantMonitor {
             break
         }
         return []
+    }
+
+    /// The streams `observer`'s declared strategy returns now (nil for an unknown client).
+    private func declaredStreams(of observer: String, world: World) -> [LocalStream]? {
+        if let streams = declared[observer] { return streams }
+        return world.clientIndex(named: observer).map { world.clients[$0].config.strategy.streams }
+    }
+
+    /// LST-1: an answer with the declared streams must carry their mute states.
+    private func declaredMismatch(_ returned: [LocalStream], _ event: TraceEvent, index: Int, world: World) -> [Violation] {
+        guard let wanted = declaredStreams(of: event.observer, world: world), returned != wanted,
+              returned.map(\.kind) == wanted.map(\.kind), returned.map(\.instance) == wanted.map(\.instance) else { return [] }
+        return [violation(event, index: index, "streamsToPublish returned \(returned), but the host's streams, with its setMuted calls, are \(wanted)")]
     }
 
     public mutating func endOfStep(world: World, lastEventIndex: Int, time: VirtualTime) -> [Violation] {
@@ -62,7 +93,8 @@ public struct PublishedMuteMonitor: InvariantMonitor {
 
     /// The clients whose kept answer differs from the streams their SDK holds (none in a run
     /// without a violation: the SDK adopts every answer and every mute), each with the answer,
-    /// and the clients no longer judged.
+    /// the clients no longer judged, and the clients whose declared streams differ from the
+    /// strategy they hold (none without a violation), each with its declared streams.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
         let clients = world.clients
         let differing = clients.indices.filter { client in (answered[clients[client].name] ?? []) != clients[client].view.local.streams }
@@ -75,5 +107,19 @@ public struct PublishedMuteMonitor: InvariantMonitor {
             }
         }
         writer.writeUnordered(heardInjectedFrames) { writer, name in writer.writeName(name) }
+        // The declared streams differ from the strategy the client holds only after a bug.
+        var undeclared: [(name: String, streams: [LocalStream])] = []
+        for client in clients.indices {
+            let streams = declared[clients[client].name] ?? clients[client].config.strategy.streams
+            if streams != clients[client].strategy.streams { undeclared.append((clients[client].name, streams)) }
+        }
+        writer.writeUnordered(undeclared) { writer, entry in
+            writer.writeName(entry.name)
+            for stream in entry.streams {
+                writer.write(stream.kind.rawValue)
+                writer.write(stream.instance)
+                writer.write(stream.isMuted)
+            }
+        }
     }
 }

@@ -181,6 +181,7 @@ struct MonitorKeyTests {
             "publishes-create-streams-of-their-connection",
             "publishing-follows-the-publish-answer",
             "subscription-requests-cover-held-streams",
+            "exchange-adopts-the-accepted-token",
         ]
         let fresh = MonitorSet().monitors
         var contributed: Set<String> = []

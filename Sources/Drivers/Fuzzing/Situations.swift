@@ -45,7 +45,14 @@ import StageWorld
 /// - attributes at the limit (10%): a participant's token attributes at 1,023, 1,024 or
 ///   1,025 bytes, in its join token or a token it exchanges (TOK-2: at most 1 KB);
 /// - narrow downlink (12%): every media downlink at 400-2,500 kbps, at or between a default
-///   publisher's simulcast layers, so subscribers receive the low layer (LST-4).
+///   publisher's simulcast layers, so subscribers receive the low layer (LST-4);
+/// - exchange after a refused one (10%): a mobile participant exchanges its token for one the
+///   service refuses (service-issued, or expired), then 0-2 s later for one it accepts, with
+///   a new user id: the refusal answers the first request and the acceptance the second (TOK-5);
+/// - subscribe gained after a quiet strategy change (10%): a mobile participant that may not
+///   subscribe changes its strategy's subscribe answer without a refresh, then exchanges its
+///   token for one that allows subscribing, while the next participant publishes: the SDK must
+///   ask the strategy again, not reuse its earlier answer (TOK-8).
 struct Situations {
     private var random: SplitMix64
     /// Whether this seed draws a full stage: it decides the participant count.
@@ -80,6 +87,8 @@ struct Situations {
             ("layer preferences", 15, { $0.layerPreferences(&$1, $2) }),
             ("attributes at the limit", 12, { $0.attributesAtTheLimit(&$1, $2) }),
             ("narrow downlink", 25, { $0.narrowDownlink(&$1, $2) }),
+            ("exchange after a refused one", 10, { $0.exchangeAfterRefusedOne(&$1, $2) }),
+            ("subscribe gained after a quiet strategy change", 10, { $0.subscribeGainedAfterQuietStrategyChange(&$1, $2) }),
         ]
         for kind in kinds {
             guard random.percentChance(kind.percent) else {
@@ -360,6 +369,55 @@ struct Situations {
         let join = Self.joinTime(of: original.name, in: draft) + 2_000 + random.upTo(8_000)
         if let first = draft.steps.firstIndex(where: { $0.participant == name && $0.call == .join }) { draft.steps[first].atMilliseconds = join }
         return "\(name) joins with \(original.name)'s token at \(VirtualDuration.milliseconds(join))"
+    }
+
+    /// TOK-5: a mobile participant exchanges its token for one the service refuses (signed by
+    /// the service, TOK-3, or expired, TOK-1) 2-8 s after joining, then 0-2 s later for a
+    /// key-pair token with a new user id, which the service accepts.
+    private mutating func exchangeAfterRefusedOne(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        let name = draft.participants[target].name
+        if case .mobile = draft.participants[target].sdk {} else { draft.participants[target].sdk = .mobile(SemanticVersion(1, 37, 0)) }
+        var refused = ClaimsPatch()
+        refused.userId = "\(name)-refused"
+        refused.issuedAtSeconds = 0
+        let expired = random.percentChance(50)
+        if expired { refused.expiresAtSeconds = 1 } else { refused.signer = .service }
+        var accepted = ClaimsPatch()
+        accepted.userId = "\(name)-accepted"
+        accepted.issuedAtSeconds = 0
+        let first = Self.joinTime(of: name, in: draft) + 2_000 + random.upTo(6_000)
+        let second = first + random.upTo(2_000)
+        draft.steps += [
+            .init(atMilliseconds: first, participant: name, call: .exchangeToken(.patch(refused))),
+            .init(atMilliseconds: second, participant: name, call: .exchangeToken(.patch(accepted))),
+        ]
+        return "\(name) exchanges for \(expired ? "an expired" : "a service-issued") token at \(VirtualDuration.milliseconds(first)), then for an accepted one at \(VirtualDuration.milliseconds(second))"
+    }
+
+    /// TOK-8: a mobile participant joins unable to subscribe while the next participant
+    /// publishes; 2-5 s after its join it changes its strategy's subscribe answer without a
+    /// refresh, and 1-3 s later exchanges its token for one that allows subscribing.
+    private mutating func subscribeGainedAfterQuietStrategyChange(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        guard draft.participants.count > 1 else { return "needs two participants" }
+        let publisher = (target + 1) % draft.participants.count
+        draft.participants[publisher].capabilities.canPublish = true
+        draft.participants[publisher].publish = true
+        let name = draft.participants[target].name
+        if case .mobile = draft.participants[target].sdk {} else { draft.participants[target].sdk = .mobile(SemanticVersion(1, 37, 0)) }
+        draft.participants[target].capabilities.canSubscribe = false
+        let declared = draft.participants[target].subscribe
+        let others = SubscribeType.allCases.filter { $0 != declared }
+        let answer = random.pick(others) ?? .audioVideo
+        let change = Self.joinTime(of: name, in: draft) + 2_000 + random.upTo(3_000)
+        let exchange = change + 1_000 + random.upTo(2_000)
+        var patch = ClaimsPatch()
+        patch.capabilities = Capabilities(canPublish: draft.participants[target].capabilities.canPublish, canSubscribe: true)
+        patch.issuedAtSeconds = 0
+        draft.steps += [
+            .init(atMilliseconds: change, participant: name, call: .setStrategy(StrategyPatch(subscribe: answer))),
+            .init(atMilliseconds: exchange, participant: name, call: .exchangeToken(.patch(patch))),
+        ]
+        return "\(name) subscribes \(declared.rawValue) -> \(answer.rawValue) at \(VirtualDuration.milliseconds(change)) (no refresh), gains subscribe at \(VirtualDuration.milliseconds(exchange)), \(draft.participants[publisher].name) publishes"
     }
 
     /// SUB-8: the target subscribes with audio and video to the next participant, which
