@@ -39,7 +39,7 @@ public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
     /// in flight): from then on a search is a lookup, and every move in the heap updates it.
     /// Small queues (the model checker's, a small stage's) never pay for it: a scan of a few
     /// hundred sequence numbers is cheaper than keeping it.
-    @usableFromInline var positions: SequencePositions?
+    @usableFromInline var positions: [UInt64: Int]?
 
     /// The queue size from which a search builds the position index.
     @usableFromInline static var indexedCount: Int { 2_048 }
@@ -195,7 +195,7 @@ public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
 
     /// The position index made anew from the heap.
     @inlinable mutating func rebuildPositions() {
-        var index = SequencePositions(minimumCapacity: heap.count)
+        var index = [UInt64: Int](minimumCapacity: heap.count)
         for position in heap.indices { index[heap[position].sequence] = position }
         positions = index
     }
@@ -234,9 +234,9 @@ public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
 
     /// Runs `body` on the heap's storage and the position index, both mutable at once.
     @inlinable mutating func withHeap<Result>(
-        _ body: (UnsafeMutableBufferPointer<Entry>, inout SequencePositions?) -> Result
+        _ body: (UnsafeMutableBufferPointer<Entry>, inout [UInt64: Int]?) -> Result
     ) -> Result {
-        var index: SequencePositions?
+        var index: [UInt64: Int]?
         swap(&index, &positions)
         defer { swap(&index, &positions) }
         return heap.withUnsafeMutableBufferPointer { body($0, &index) }
@@ -246,7 +246,7 @@ public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
     /// moves down into the hole, one move per level and no payload copied; where the hole
     /// stops, the entry goes. The same heap as swapping it up level by level.
     @inlinable static func siftUp(
-        _ entries: UnsafeMutableBufferPointer<Entry>, from position: Int, positions: inout SequencePositions?
+        _ entries: UnsafeMutableBufferPointer<Entry>, from position: Int, positions: inout [UInt64: Int]?
     ) -> Int {
         let base = entries.baseAddress!
         let moving = (base + position).move()
@@ -266,7 +266,7 @@ public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
     /// `siftDown` on the heap's storage: the entry is lifted out and the earlier child moves up
     /// into the hole while it precedes the entry; the same heap as swapping it down.
     @inlinable static func siftDown(
-        _ entries: UnsafeMutableBufferPointer<Entry>, from position: Int, positions: inout SequencePositions?
+        _ entries: UnsafeMutableBufferPointer<Entry>, from position: Int, positions: inout [UInt64: Int]?
     ) {
         let base = entries.baseAddress!
         let moving = (base + position).move()
