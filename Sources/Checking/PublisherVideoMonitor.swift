@@ -78,20 +78,21 @@ public struct PublisherVideoMonitor: InvariantMonitor {
     /// words. Reads the client's subscribers and remotes in place, field by field (this runs
     /// for every observer of every step).
     private func disagreements(of observer: String, client: Int, in world: World) -> [String] {
-        let subscribers = world.clients[client].subscribers, remotes = world.clients[client].view.remotes
+        let subscribers = world.clients[client].subscribers, view = world.clients[client].view
         var found: [String] = []
         for index in subscribers.indices where subscribers[index].state.phase == .connected {
             let publisherId = subscribers[index].publisherId
-            guard let remote = world.clients[client].view.index(of: publisherId), !remotes[remote].publishedStreams.isEmpty else { continue }
-            let published = remotes[remote].publishedStreams
+            guard let remote = view.index(of: publisherId), !view.remotes[remote].publishedStreams.isEmpty else { continue }
+            let published = view.remotes[remote].publishedStreams
             let sendsVideo = published.contains { $0.kind == .video && !$0.isMuted }
             let sendsAudio = published.contains { $0.kind == .audio && !$0.isMuted }
-            let stream = subscribers[index].state.stream
-            if stream.hasAudio != sendsAudio {
-                found.append("\(stream.streamId) says hasAudio=\(stream.hasAudio), yet \(publisherId) sends \(published)")
+            let hasAudio = subscribers[index].state.stream.hasAudio
+            if hasAudio != sendsAudio {
+                found.append("\(subscribers[index].state.stream.streamId) says hasAudio=\(hasAudio), yet \(publisherId) sends \(published)")
             }
-            guard (toldDisabled[Slot(observer: observer, publisherId: publisherId)] == subscribers[index].subscriber) == sendsVideo else { continue }
-            let streamId = stream.streamId
+            let told = !toldDisabled.isEmpty && toldDisabled[Slot(observer: observer, publisherId: publisherId)] == subscribers[index].subscriber
+            guard told == sendsVideo else { continue }
+            let streamId = subscribers[index].state.stream.streamId
             found.append(sendsVideo
                 ? "\(streamId) was told its publisher disabled video, yet \(publisherId) sends \(published)"
                 : "\(publisherId) sends \(published), yet \(streamId) was not told subscriberVideoDisabled(publisherPropertyChanged)")

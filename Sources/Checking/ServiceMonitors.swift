@@ -171,24 +171,19 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
     /// so a pong that has just arrived late still counts as late.
     private func overdue(_ world: World) -> [String] {
         let participants = world.server.participants
-        let waiting = participants.indices.filter { index in
-            participants[index].pingsSent > answered(participants, index) && world.server.holdsConnection(ofParticipantAt: index)
-        }
-        guard !waiting.isEmpty else { return [] }
-        // The pending deadlines leave the list, looked up in the pending index.
-        let unscheduled = waiting.flatMap { index in
-            ((answered(participants, index) + 1)...participants[index].pingsSent).map {
-                ServerTimer.pongDeadline(clientIndex: participants[index].clientIndex, epoch: participants[index].epoch, number: $0)
-            }
-        }.filter { !world.pending.isPending($0) }
-        guard !unscheduled.isEmpty else { return [] }
-        return waiting.compactMap { index in
+        var found: [String] = []
+        for index in participants.indices {
+            let answered = answered(participants, index), sent = participants[index].pingsSent
+            guard sent > answered, world.server.holdsConnection(ofParticipantAt: index) else { continue }
             let (client, epoch) = (participants[index].clientIndex, participants[index].epoch)
-            let late = ((answered(participants, index) + 1)...participants[index].pingsSent).first { number in
-                unscheduled.contains(.pongDeadline(clientIndex: client, epoch: epoch, number: number))
-            }
-            return late.map { "ping \($0) of \(participants[index].info.participantId) had no pong within the pong timeout, yet the service keeps connection \(epoch) open" }
+            // The first unanswered ping whose deadline is no longer pending, looked up in the
+            // pending index.
+            guard let late = ((answered + 1)...sent).first(where: { number in
+                !world.pending.isPending(.pongDeadline(clientIndex: client, epoch: epoch, number: number))
+            }) else { continue }
+            found.append("ping \(late) of \(participants[index].info.participantId) had no pong within the pong timeout, yet the service keeps connection \(epoch) open")
         }
+        return found
     }
 
     /// Pings of participant `index`'s connection answered before the current event, by the

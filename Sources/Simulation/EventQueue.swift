@@ -78,7 +78,9 @@ public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
         return remove(at: position)
     }
 
-    public func entry(sequence: UInt64) -> Entry? {
+    /// The pending entry with this sequence number, if any. Inlinable, so that a caller's
+    /// module scans its own specialization, not generic code that looks up metadata per entry.
+    @inlinable public func entry(sequence: UInt64) -> Entry? {
         position(of: sequence).map { heap[$0] }
     }
 
@@ -187,10 +189,20 @@ public struct EventQueue<Payload: Hashable & Sendable>: Hashable, Sendable {
     }
 
     /// Where the pending entry with this sequence number is in the heap, if it is pending.
+    /// Without the index, the sequence numbers are read in place from the heap's end back: an
+    /// entry sifts up only past later ones, so the newest entries (those a step has just
+    /// scheduled, the ones most often looked up) are mostly near the end.
     @inlinable func position(of sequence: UInt64) -> Int? {
         if heap.first?.sequence == sequence { return 0 }
         if let positions { return positions[sequence] }
-        return heap.firstIndex { $0.sequence == sequence }
+        return heap.withUnsafeBufferPointer { entries in
+            var position = entries.count
+            while position > 0 {
+                position -= 1
+                if entries[position].sequence == sequence { return position }
+            }
+            return nil
+        }
     }
 
     /// The position index made anew from the heap.

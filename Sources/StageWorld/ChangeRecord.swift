@@ -12,6 +12,12 @@ public struct ChangeRecord: Hashable, Sendable {
     /// Whether the action opened or closed one of the service's connections (a join, a leave,
     /// an ejection, an interruption or its end: `StageServer.connections` changed).
     public private(set) var connections = false
+    /// Whether the action may have left a timer of the service spent: it changed a
+    /// registration the service's timers depend on (`StageServer.registrations`: a
+    /// connection opened, interrupted or gone, a client's new epoch), or the service set a
+    /// timer its connection does not keep live. Otherwise every timer of the service pending
+    /// is live as it was.
+    public private(set) var serviceTimerConnections = false
 
     public init() {}
 
@@ -26,11 +32,17 @@ public struct ChangeRecord: Hashable, Sendable {
         connections = true
     }
 
+    mutating func insertServiceTimerConnections() {
+        service = true
+        serviceTimerConnections = true
+    }
+
     /// Adds what `later`, the record of a later action, changed.
     mutating func formUnion(_ later: ChangeRecord) {
         for client in later.clients { insert(client: client) }
         service = service || later.service
         connections = connections || later.connections
+        serviceTimerConnections = serviceTimerConnections || later.serviceTimerConnections
     }
 
     public static func == (left: ChangeRecord, right: ChangeRecord) -> Bool { true }

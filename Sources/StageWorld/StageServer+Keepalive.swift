@@ -48,7 +48,7 @@ public enum ServerTimer: Hashable, Sendable {
 }
 
 /// What the service's timers for a client depend on: the connection it has registered.
-struct TimerConnection {
+struct TimerConnection: Equatable {
     var epoch: Int
     var isInterrupted: Bool
 }

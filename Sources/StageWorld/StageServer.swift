@@ -76,18 +76,37 @@ public struct StageServer: Hashable, Sendable {
     }
 
     /// The client connections the service holds open now, in participant order (SIG-6, NET-3).
-    public var connections: [ServiceConnection] { Array(openConnections) }
+    public var connections: [ServiceConnection] { Self.openConnections(of: registrationsInPlace) }
 
-    /// Whether `connections` are exactly the ones the service holds open now, in order: the
-    /// same as comparing with `connections`, without building that list (the world asks this
-    /// after every service step).
-    func holdsExactly(_ connections: [ServiceConnection]) -> Bool { openConnections.elementsEqual(connections) }
+    /// The open connections among `registrations`, in their order.
+    static func openConnections(of registrations: some Sequence<Registration>) -> [ServiceConnection] {
+        Array(registrations.lazy.filter { !$0.isInterrupted }.map(\.connection))
+    }
 
-    /// The open connections, made one by one from the participants read in place (`filter`
-    /// would copy every participant first).
-    private var openConnections: some Sequence<ServiceConnection> {
-        participants.indices.lazy.filter { !participants[$0].isInterrupted }
-            .map { ServiceConnection(clientIndex: participants[$0].clientIndex, epoch: participants[$0].epoch) }
+    /// One participant's connection as the service has registered it: what its open
+    /// connections and its timers (`ServerTimer.isLive(on:)`) are made from.
+    struct Registration: Equatable {
+        var connection: ServiceConnection
+        var isInterrupted: Bool
+    }
+
+    /// Every participant's registration, in participant order.
+    var registrations: [Registration] { Array(registrationsInPlace) }
+
+    /// Whether `registrations` are exactly the service's now, in order: the same as comparing
+    /// with `registrations`, without building that list (the world asks this after every
+    /// service step).
+    func holdsExactly(_ registrations: [Registration]) -> Bool { registrationsInPlace.elementsEqual(registrations) }
+
+    /// The registrations, made one by one from the participants read in place (`map` would
+    /// copy every participant first).
+    private var registrationsInPlace: some Sequence<Registration> {
+        participants.indices.lazy.map {
+            Registration(
+                connection: ServiceConnection(clientIndex: participants[$0].clientIndex, epoch: participants[$0].epoch),
+                isInterrupted: participants[$0].isInterrupted
+            )
+        }
     }
 
     /// Whether the service holds this client's connection `epoch` open (no copy: monitors ask
@@ -114,8 +133,13 @@ public struct StageServer: Hashable, Sendable {
         participants.firstIndex(where: { $0.clientIndex == clientIndex })
     }
 
-    /// Per client index below `clientCount`, the connection its timers depend on: that of the
-    /// participant `index(ofClient:)` finds; in one pass.
+    /// The connection client `clientIndex`'s timers depend on: that of the participant
+    /// `index(ofClient:)` finds.
+    func timerConnection(ofClient clientIndex: Int) -> TimerConnection? {
+        index(ofClient: clientIndex).map { TimerConnection(epoch: participants[$0].epoch, isInterrupted: participants[$0].isInterrupted) }
+    }
+
+    /// Per client index below `clientCount`, `timerConnection(ofClient:)`, in one pass.
     func timerConnections(clientCount: Int) -> [TimerConnection?] {
         var connections = [TimerConnection?](repeating: nil, count: clientCount)
         for position in participants.indices.reversed() where connections.indices.contains(participants[position].clientIndex) {

@@ -8,7 +8,7 @@ extension TraceEvent {
         bytes.append(contentsOf: #"{"t":"#.utf8)
         JSONBytes.appendDecimal(time.nanoseconds, to: &bytes)
         bytes.append(contentsOf: #","observer":"#.utf8)
-        JSONBytes.appendString(observer.utf8, to: &bytes)
+        JSONBytes.appendString(observer, to: &bytes)
         bytes.append(contentsOf: #","kind":""#.utf8)
         bytes.append(contentsOf: category.utf8)
         bytes.append(contentsOf: #"","detail":"#.utf8)
@@ -24,11 +24,11 @@ extension TraceEvent {
         default: nil
         }
         guard let frame, !TraceText.containsTokenStart(frame) else {
-            return JSONBytes.appendString(detail.utf8, to: &bytes)
+            return JSONBytes.appendString(detail, to: &bytes)
         }
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: framePrefix.utf8)
-        JSONBytes.appendEscaped(frame.utf8, to: &bytes)
+        JSONBytes.appendEscaped(frame, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
     }
 }
@@ -37,13 +37,20 @@ extension TraceEvent {
 enum JSONBytes {
     /// Appends `value` in decimal.
     static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
-        guard value >= 10 else { return bytes.append(UInt8(ascii: "0") + UInt8(value)) }
-        appendDecimal(value / 10, to: &bytes)
-        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+        // UInt64.max has 20 digits; they are made last first, from the buffer's end.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var rest = value, first = digits.count
+            repeat {
+                first -= 1
+                digits[first] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[first...]))
+        }
     }
 
     /// Appends `text` as a JSON string literal, quoted.
-    static func appendString(_ text: String.UTF8View, to bytes: inout [UInt8]) {
+    static func appendString(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         appendEscaped(text, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
@@ -52,20 +59,38 @@ enum JSONBytes {
     /// Appends `text` escaped for a JSON string: quotes, backslashes and control characters.
     /// Every byte of a multi-byte UTF-8 sequence is 0x80 or above, so escaping byte by byte
     /// escapes exactly the scalars `TraceText.json` escapes.
-    static func appendEscaped(_ text: String.UTF8View, to bytes: inout [UInt8]) {
-        for byte in text {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
-            case UInt8(ascii: "\n"): bytes.append(contentsOf: #"\n"#.utf8)
-            case UInt8(ascii: "\r"): bytes.append(contentsOf: #"\r"#.utf8)
-            case UInt8(ascii: "\t"): bytes.append(contentsOf: #"\t"#.utf8)
-            case ..<0x20:
-                bytes.append(contentsOf: #"\u00"#.utf8)
-                bytes.append(hexDigit(byte >> 4))
-                bytes.append(hexDigit(byte & 0xF))
-            default: bytes.append(byte)
-            }
+    static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { appendEscaped($0, to: &bytes) }
+    }
+
+    /// `appendEscaped` on contiguous bytes: each run of bytes that need no escape is copied
+    /// whole, then the escape of the byte that ends it.
+    private static func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        var runStart = 0
+        for position in text.indices where needsEscape(text[position]) {
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<position]))
+            appendEscape(of: text[position], to: &bytes)
+            runStart = position + 1
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart...]))
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    private static func appendEscape(of byte: UInt8, to bytes: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
+        case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
+        case UInt8(ascii: "\n"): bytes.append(contentsOf: #"\n"#.utf8)
+        case UInt8(ascii: "\r"): bytes.append(contentsOf: #"\r"#.utf8)
+        case UInt8(ascii: "\t"): bytes.append(contentsOf: #"\t"#.utf8)
+        default:
+            bytes.append(contentsOf: #"\u00"#.utf8)
+            bytes.append(hexDigit(byte >> 4))
+            bytes.append(hexDigit(byte & 0xF))
         }
     }
 

@@ -179,12 +179,16 @@ public enum TraceText {
 
     /// Whether the UTF-8 bytes of `text` contain `eyJ` (how every JWT's header begins).
     static func containsTokenStart(_ text: String) -> Bool {
-        var bytes = text.utf8.makeIterator()
-        var matched = 0
-        let start: [UInt8] = [UInt8(ascii: "e"), UInt8(ascii: "y"), UInt8(ascii: "J")]
-        while let byte = bytes.next() {
-            matched = byte == start[matched] ? matched + 1 : (byte == start[0] ? 1 : 0)
-            if matched == start.count { return true }
+        var text = text
+        return text.withUTF8(containsTokenStart)
+    }
+
+    /// Whether `bytes` hold `eyJ` (the pattern overlaps itself nowhere, so a failed match
+    /// resumes at the next byte).
+    private static func containsTokenStart(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= 3 else { return false }
+        for position in 0..<(bytes.count - 2) where bytes[position] == UInt8(ascii: "e") {
+            if bytes[position + 1] == UInt8(ascii: "y") && bytes[position + 2] == UInt8(ascii: "J") { return true }
         }
         return false
     }
@@ -270,7 +274,7 @@ public enum TraceText {
     /// A JSON string literal for `text`, escaping quotes, backslashes and control characters.
     public static func json(_ text: String) -> String {
         var bytes: [UInt8] = []
-        JSONBytes.appendString(text.utf8, to: &bytes)
+        JSONBytes.appendString(text, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 }

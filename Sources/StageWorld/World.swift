@@ -186,7 +186,9 @@ public struct World: Hashable, Sendable {
     /// with, so a timed run's trace is the same; the model checker no longer keys it, or fires
     /// it as a clock tick (README, "The state key"). Only the timers of what changed
     /// (`changes`) are looked at, through the pending index: a timer is live when it is set,
-    /// and only a change to its owner can make it spent.
+    /// and only a change to its owner can make it spent. The service's timers depend only on
+    /// its connections (`ServerTimer.isLive(on:)`), so they are looked at only after a change
+    /// to those (`ChangeRecord.serviceTimerConnections`), not after every pong.
     mutating func cancelSpentTimers() {
         var spent: [UInt64] = []
         for client in changes.clients {
@@ -195,7 +197,7 @@ public struct World: Hashable, Sendable {
             let evidence = TimerEvidence(of: clients[client])
             for timer in timers where !evidence.isLive(timer.timer) { spent.append(timer.sequence) }
         }
-        if changes.service && pending.hasServiceTimers {
+        if changes.serviceTimerConnections && pending.hasServiceTimers {
             let connections = server.timerConnections(clientCount: clients.count)
             for client in pending.serviceTimerClients {
                 let connection = connections.indices.contains(client) ? connections[client] : nil
@@ -308,9 +310,14 @@ public struct World: Hashable, Sendable {
     private mutating func serve(into trace: inout [TraceEvent], _ handle: (inout StageServer) -> StageServer.Reply) {
         touched.insertService()
         changes.insertService()
-        let connectionsBefore = server.connections
+        let registrationsBefore = server.registrations
         let reply = handle(&server)
-        let connectionsChanged = !server.holdsExactly(connectionsBefore)
+        // The service's timers depend only on its registrations: while they stand, so does
+        // every timer's liveness; a change (rarely: a join, a leave, a drop) has the timers
+        // looked at (`cancelSpentTimers`).
+        if !server.holdsExactly(registrationsBefore) { changes.insertServiceTimerConnections() }
+        let connectionsBefore = StageServer.openConnections(of: registrationsBefore)
+        let connectionsChanged = changes.serviceTimerConnections && server.connections != connectionsBefore
         if connectionsChanged { changes.insertConnections() }
         if connectionsChanged && !Mutants.isOn(.framesOutliveClosedConnection) {
             let connectionsAfter = server.connections
@@ -323,6 +330,9 @@ public struct World: Hashable, Sendable {
         }
         for timer in reply.timers {
             pending.schedule(.serverTimer(timer), at: now + timer.delay(config.keepalive))
+        }
+        if reply.timers.contains(where: { !$0.isLive(on: server.timerConnection(ofClient: $0.clientIndex)) }) {
+            changes.insertServiceTimerConnections()
         }
         for event in reply.events { trace.append(TraceEvent(time: now, observer: "server", kind: .service(event))) }
     }
@@ -343,7 +353,7 @@ public struct World: Hashable, Sendable {
         clients[index].countPublishRequests(in: output.messages)
         if clients[index].epoch != epochBefore {
             touched.insertService()
-            changes.insertService()
+            changes.insertServiceTimerConnections()
             abandonConnection(clientIndex: index, olderThan: clients[index].epoch)
         }
         record(output, clientIndex: index, into: &trace)

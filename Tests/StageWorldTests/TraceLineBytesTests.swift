@@ -56,6 +56,25 @@ struct TraceLineBytesTests {
         }
     }
 
+    /// Text drawn from pieces that sit at the edges of an escaped run or of a token's start:
+    /// escapes first, last and back to back, `eyJ` split or cut short at the end.
+    static func drawnText(_ generator: inout SplitMix64) -> String {
+        let pieces = ["a", "\"", "\\", "\n", "\u{01}", "\u{1F}", "é", "🎥", "e", "y", "J", "ey", "eyJ", "eeyJ", "eyJhbGciOiJFUzI1NiJ9.eyJqdGkiOiJhIn0.c2ln"]
+        return (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+    }
+
+    @Test("property: 2,000 drawn frames render the interpolated line's bytes (fixed seed)")
+    func drawnFrames() {
+        var generator = SplitMix64(seed: 19)
+        for _ in 0..<2_000 {
+            let frame = Self.drawnText(&generator)
+            let event = TraceEvent(time: VirtualTime(nanoseconds: 5), observer: "server", kind: .delivered(.pong, frame: frame))
+            var bytes: [UInt8] = []
+            event.appendJSONLine(to: &bytes)
+            #expect(bytes == Array(Self.interpolatedLine(event).utf8), "frame \(Self.escaped(frame))")
+        }
+    }
+
     @Test("times render in decimal from zero up", arguments: [UInt64(0), 9, 10, 99, 1_000_000_007, UInt64.max])
     func decimalTimes(nanoseconds: UInt64) {
         let event = TraceEvent(time: VirtualTime(nanoseconds: nanoseconds), observer: "server", kind: .lost(frame: "{}"))
