@@ -84,17 +84,28 @@ extension InvariantMonitor {
 /// their violations. The catalog's monitors are held as concrete values (`CatalogMonitors`),
 /// so a model-checker node copies them inline, with no existential box per monitor.
 public struct MonitorSet: Sendable {
-    var catalog: CatalogMonitors?
+    /// The catalog's monitors, run when `usesCatalog`. A custom set holds an idle catalog
+    /// rather than none: an optional one would be copied and destroyed through the runtime's
+    /// generic code (every field looked up by metadata), twice per model-checker successor.
+    var catalog: CatalogMonitors
+    let usesCatalog: Bool
     var custom: [any InvariantMonitor] = []
     public private(set) var violations: [Violation] = []
     /// Numbers trace events for violations; no verdict depends on it, so no key holds it.
     private var eventCount = 0
 
     /// The catalog's monitors; `settle` as in `InvariantCatalog.all(settle:)`.
-    public init(settle: VirtualDuration = .seconds(5)) { catalog = CatalogMonitors(settle: settle) }
+    public init(settle: VirtualDuration = .seconds(5)) {
+        catalog = CatalogMonitors(settle: settle)
+        usesCatalog = true
+    }
 
     /// A custom list of monitors (tests, focused runs).
-    public init(_ monitors: [any InvariantMonitor]) { custom = monitors }
+    public init(_ monitors: [any InvariantMonitor]) {
+        catalog = CatalogMonitors(settle: .seconds(5))
+        usesCatalog = false
+        custom = monitors
+    }
 
     /// The monitors, in their order.
     public var monitors: [any InvariantMonitor] {
@@ -140,13 +151,13 @@ public struct MonitorSet: Sendable {
     }
 
     private mutating func visit<Visitor: MonitorVisitor>(_ visitor: Visitor) {
-        catalog?.visit(visitor)
+        if usesCatalog { catalog.visit(visitor) }
         for position in custom.indices { visitor.visit(&custom[position]) }
     }
 
     /// Runs `reader` on every monitor in order without copying the set.
     func read<Reader: MonitorReader>(_ reader: inout Reader) {
-        catalog?.read(&reader)
+        if usesCatalog { catalog.read(&reader) }
         for monitor in custom { reader.read(monitor) }
     }
 }

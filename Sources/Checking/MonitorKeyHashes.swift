@@ -60,7 +60,7 @@ extension MonitorSet {
         var updater = StateHashUpdater(world: world, changed: changed, writer: CanonicalWriter(reservingCapacity: 0))
         swap(&updater.hashes, &hashes)
         swap(&updater.writer, &scratch)
-        if let catalog, let earlierCatalog = earlier.catalog { catalog.readPairs(earlierCatalog, &updater) }
+        if usesCatalog && earlier.usesCatalog { catalog.readPairs(earlier.catalog, &updater) }
         for monitor in custom { updater.rehash(monitor) }
         swap(&updater.writer, &scratch)
         swap(&updater.hashes, &hashes)

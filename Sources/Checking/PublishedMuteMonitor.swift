@@ -61,7 +61,7 @@ public struct PublishedMuteMonitor: InvariantMonitor {
     /// The streams `observer`'s declared strategy returns now (nil for an unknown client).
     private func declaredStreams(of observer: String, world: World) -> [LocalStream]? {
         if let streams = declared[observer] { return streams }
-        return world.clientIndex(named: observer).map { world.clients[$0].config.strategy.streams }
+        return world.clientIndex(named: observer).map { world.clients[$0].configuredStrategy.streams }
     }
 
     /// LST-1: an answer with the declared streams must carry their mute states.
@@ -110,7 +110,7 @@ public struct PublishedMuteMonitor: InvariantMonitor {
         // The declared streams differ from the strategy the client holds only after a bug.
         var undeclared: [(name: String, streams: [LocalStream])] = []
         for client in clients.indices {
-            let streams = declared[clients[client].name] ?? clients[client].config.strategy.streams
+            let streams = declared[clients[client].name] ?? clients[client].configuredStrategy.streams
             if streams != clients[client].strategy.streams { undeclared.append((clients[client].name, streams)) }
         }
         writer.writeUnordered(undeclared) { writer, entry in

@@ -94,7 +94,7 @@ public struct RendererPictureMonitor: InvariantMonitor {
     /// Per client index: the client's `viewWrites` when its picture last agreed with its view.
     /// A client whose picture was not painted since and whose view was not written since
     /// still agrees, and is not compared again (this runs for every observer of every step).
-    private var agreedAtViewWrite: [UInt64?] = []
+    private var agreedAtViewWrite = ClientIndexed<UInt64>()
 
     public init() {}
 
@@ -143,12 +143,12 @@ public struct RendererPictureMonitor: InvariantMonitor {
         for observer in observersThisStep.sorted() {
             guard let client = world.clientIndex(named: observer) else { continue }
             let written = world.clients[client].viewWrites.value
-            if !paintedThisStep.contains(observer) && agreedAtViewWrite.indices.contains(client) && agreedAtViewWrite[client] == written { continue }
+            if !paintedThisStep.contains(observer) && agreedAtViewWrite[client] == written { continue }
             if let message = judgePicture(of: observer, view: world.clients[client].view) {
                 messages.append((observer, message))
-                note(client, agreedAt: nil)
+                agreedAtViewWrite[client] = nil
             } else {
-                note(client, agreedAt: written)
+                agreedAtViewWrite[client] = written
             }
         }
         observersThisStep.removeAll()
@@ -161,13 +161,8 @@ public struct RendererPictureMonitor: InvariantMonitor {
     /// comparing when the view was last written when they last agreed (`endOfStep` notes that
     /// for every observer of a step, and only a step's observers are painted).
     private func pictureAgrees(ofClient client: Int, world: World) -> Bool {
-        if agreedAtViewWrite.indices.contains(client) && agreedAtViewWrite[client] == world.clients[client].viewWrites.value { return true }
+        if agreedAtViewWrite[client] == world.clients[client].viewWrites.value { return true }
         return (pictures[world.clients[client].name] ?? Picture()).agrees(with: world.clients[client].view)
-    }
-
-    private mutating func note(_ client: Int, agreedAt written: UInt64?) {
-        if agreedAtViewWrite.count <= client { agreedAtViewWrite += Array(repeating: nil, count: client + 1 - agreedAtViewWrite.count) }
-        agreedAtViewWrite[client] = written
     }
 
     /// Forgets the subscriptions told to remotes the view no longer holds, then compares the

@@ -53,7 +53,7 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
     /// connection is discarded, not delivered). The count starts at zero on each new
     /// connection, whatever the service's own counter says. Indexed by client, not keyed by
     /// participant id: it is read for every participant at every pong.
-    private var pongsHeard: [PongsHeard?] = []
+    private var pongsHeard = ClientIndexed<PongsHeard>()
     /// Per participant id: the client of its latest connection counted, whose entry a drop of
     /// that participant is judged by (an earlier connection of the id, on another client, was
     /// dropped before it: the service holds one connection per participant id, TOK-10).
@@ -93,7 +93,6 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
 
     /// Counts a connection not counted before on `client`.
     private mutating func start(_ heard: PongsHeard, client: Int) {
-        if pongsHeard.count <= client { pongsHeard += Array(repeating: nil, count: client + 1 - pongsHeard.count) }
         pongsHeard[client] = heard
         latestClient[heard.participantId] = client
     }
@@ -102,7 +101,7 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
     /// connection.
     private func heardEntry(_ participants: [ServerParticipant], _ index: Int) -> PongsHeard? {
         let client = participants[index].clientIndex
-        guard pongsHeard.indices.contains(client), let heard = pongsHeard[client],
+        guard let heard = pongsHeard[client],
               heard.participantId == participants[index].info.participantId else { return nil }
         return heard
     }

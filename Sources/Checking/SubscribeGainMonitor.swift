@@ -13,9 +13,9 @@ public struct SubscribeGainMonitor: InvariantMonitor {
     public var name: String { "subscribe-gain-asks-the-strategy" }
     public var summary: String { "an exchange that grants subscribing leaves each known publisher subscribed as the strategy answers now" }
     public var rules: [String] { ["TOK-8"] }
-    /// Per client name: whether its token allowed subscribing, as of its last join acceptance
-    /// or accepted exchange.
-    private var canSubscribe: [String: Bool] = [:]
+    /// Per client: whether its token allowed subscribing, as of its last join acceptance or
+    /// accepted exchange.
+    private var canSubscribe = ClientIndexed<Bool>()
 
     public init() {}
 
@@ -23,14 +23,14 @@ public struct SubscribeGainMonitor: InvariantMonitor {
         switch event.kind {
         case .delivered(.joinAccepted, _):
             guard let client = world.clientIndex(named: event.observer) else { return [] }
-            canSubscribe[event.observer] = world.clients[client].view.local.info.capabilities.canSubscribe
+            canSubscribe[client] = world.clients[client].view.local.info.capabilities.canSubscribe
             return []
         case .delivered(.exchangeAccepted(let info), _):
             guard let client = world.clientIndex(named: event.observer),
                   world.clients[client].view.local.connectionState == .connected else { return [] }
-            let before = canSubscribe[event.observer]
+            let before = canSubscribe[client]
             let now = world.clients[client].view.local.info.capabilities.canSubscribe
-            canSubscribe[event.observer] = now
+            canSubscribe[client] = now
             // An acceptance the SDK did not take (no exchange of its own was waiting for it, an
             // injected frame, SIG-8) grants nothing.
             guard before == false && now && info.capabilities.canSubscribe else { return [] }
@@ -60,7 +60,7 @@ public struct SubscribeGainMonitor: InvariantMonitor {
         let clients = world.clients
         var differing: [(name: String, record: UInt32)] = []
         for client in clients.indices where clients[client].view.local.connectionState == .connected {
-            let record = canSubscribe[clients[client].name]
+            let record = canSubscribe[client]
             guard record != clients[client].view.local.info.capabilities.canSubscribe else { continue }
             differing.append((clients[client].name, record.map { $0 ? 1 : 0 } ?? 2))
         }

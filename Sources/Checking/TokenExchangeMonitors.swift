@@ -10,8 +10,10 @@ public struct CapabilityChangeMonitor: InvariantMonitor {
     public var name: String { "capability-change-acts-at-once" }
     public var summary: String { "an exchange that grants publishing asks shouldPublish at once; one that removes it unpublishes at once" }
     public var rules: [String] { ["TOK-6", "TOK-7"] }
-    private var canPublish: [String: Bool] = [:]
-    private var publishing: [String: Bool] = [:]
+    /// Per client: the publish capability its SDK last read (a shouldPublish query's report,
+    /// a join or an accepted exchange), and whether it publishes as its renderers were told.
+    private var canPublish = ClientIndexed<Bool>()
+    private var publishing = ClientIndexed<Bool>()
     private var owed: [String: (TraceEvent, Int, String)] = [:]
 
     public init() {}
@@ -21,21 +23,22 @@ public struct CapabilityChangeMonitor: InvariantMonitor {
         switch event.kind {
         case .strategyQueried(let report) where report.askedShouldPublish:
             if owed[observer]?.2 == Self.gain { owed[observer] = nil }
-            canPublish[observer] = report.canPublish
+            if let client = world.clientIndex(named: observer) { canPublish[client] = report.canPublish }
         case .renderer(.publishStateChanged(let info, let state, _)) where info.isLocal:
-            publishing[observer] = state == .published || state == .attemptingPublish
-            if !publishing[observer, default: false] && owed[observer]?.2 == Self.loss { owed[observer] = nil }
+            let publishes = state == .published || state == .attemptingPublish
+            if let client = world.clientIndex(named: observer) { publishing[client] = publishes }
+            if !publishes && owed[observer]?.2 == Self.loss { owed[observer] = nil }
         case .delivered(.exchangeAccepted(let info), _):
             let overdue = settle(observer)
             // An answer that reaches a client which has left since it asked changes nothing.
             guard let client = world.clientIndex(named: observer), world.clients[client].view.local.connectionState == .connected else { return overdue }
-            let before = canPublish[observer]
+            let before = canPublish[client]
             if before == false && info.capabilities.canPublish { owed[observer] = (event, index, Self.gain) }
-            if before == true && !info.capabilities.canPublish && publishing[observer, default: false] { owed[observer] = (event, index, Self.loss) }
-            canPublish[observer] = info.capabilities.canPublish
+            if before == true && !info.capabilities.canPublish && publishing[client] == true { owed[observer] = (event, index, Self.loss) }
+            canPublish[client] = info.capabilities.canPublish
             return overdue
         case .delivered(.joinAccepted, _):
-            canPublish[observer] = world.clientIndex(named: observer).map { world.clients[$0].view.local.info.capabilities.canPublish }
+            if let client = world.clientIndex(named: observer) { canPublish[client] = world.clients[client].view.local.info.capabilities.canPublish }
             return settle(observer)
         case .delivered, .hostCall:
             return settle(observer)
@@ -70,15 +73,17 @@ public struct CapabilityChangeMonitor: InvariantMonitor {
         if capabilitiesMatch(world) {
             writer.write(UInt32(0))
         } else {
-            let connected = world.clients.filter { $0.view.local.connectionState == .connected }
-            let expected = Dictionary(uniqueKeysWithValues: connected.map { ($0.name, $0.view.local.info.capabilities.canPublish) })
-            writer.writeDifference(canPublish.filter { expected[$0.key] != nil }, from: expected, key: { $0.writeName($1) }, value: { $0.write($1) })
+            let connected = world.clients.indices.filter { world.clients[$0].view.local.connectionState == .connected }
+            let expected = Dictionary(uniqueKeysWithValues: connected.map { (world.clients[$0].name, world.clients[$0].view.local.info.capabilities.canPublish) })
+            let known = Dictionary(uniqueKeysWithValues: connected.compactMap { client in canPublish[client].map { (world.clients[client].name, $0) } })
+            writer.writeDifference(known, from: expected, key: { $0.writeName($1) }, value: { $0.write($1) })
         }
         if publishingMatches(world) {
             writer.write(UInt32(0))
         } else {
-            let viewPublishing = Set(world.clients.filter(\.view.local.isPublishingOrAttempting).map(\.name))
-            writer.writeDifference(Set(publishing.filter(\.value).keys), from: viewPublishing) { $0.writeName($1) }
+            let viewPublishing = Set(world.clients.indices.filter { world.clients[$0].view.local.isPublishingOrAttempting }.map { world.clients[$0].name })
+            let told = Set(publishing.entries.filter(\.value).map { world.clients[$0.client].name })
+            writer.writeDifference(told, from: viewPublishing) { $0.writeName($1) }
         }
         writer.writeUnordered(owed) { writer, entry in
             writer.writeName(entry.key)
@@ -92,7 +97,7 @@ extension CapabilityChangeMonitor {
     /// for it: then the capabilities' difference is empty, found with no allocation.
     fileprivate func capabilitiesMatch(_ world: World) -> Bool {
         for index in world.clients.indices where world.clients[index].view.local.connectionState == .connected {
-            guard canPublish[world.clients[index].name] == world.clients[index].view.local.info.capabilities.canPublish else { return false }
+            guard canPublish[index] == world.clients[index].view.local.info.capabilities.canPublish else { return false }
         }
         return true
     }
@@ -102,10 +107,10 @@ extension CapabilityChangeMonitor {
     fileprivate func publishingMatches(_ world: World) -> Bool {
         var viewPublishing = 0
         for index in world.clients.indices where world.clients[index].view.local.isPublishingOrAttempting {
-            guard publishing[world.clients[index].name] == true else { return false }
+            guard publishing[index] == true else { return false }
             viewPublishing += 1
         }
-        return publishing.values.reduce(0) { $0 + ($1 ? 1 : 0) } == viewPublishing
+        return publishing.entries.reduce(0) { $0 + ($1.value ? 1 : 0) } == viewPublishing
     }
 }
 

@@ -16,6 +16,9 @@ public struct Client: Hashable, Sendable {
     /// The SDK this client is, read without copying its whole configuration (monitors ask it
     /// at every event).
     public var sdk: SDKKind { settings.config.sdk }
+    /// The strategy this client was declared with, read likewise (a monitor's key asks it for
+    /// every client).
+    public var configuredStrategy: StrategySpec { settings.config.strategy }
     /// The participant token as the app passed it (TOK-1).
     public var token: String { didSet { tokenEncoding = nil } }
     /// `token` as the state encoding writes it (`writeToken`) under the world's key ring, made

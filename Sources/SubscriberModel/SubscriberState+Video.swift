@@ -44,11 +44,13 @@ extension SubscriberState {
     mutating func announcePending() -> [SubscriberEvent] {
         guard phase == .connected else { return [] }
         var events: [SubscriberEvent] = []
-        // Each cause read once, the announced set (which hashes a cause's name) asked once per
-        // cause: this runs at every link sample of every subscriber.
+        // Each cause read once; the announced set is read by walking its members, not asked
+        // per cause (a lookup hashes the cause's name): this runs at every link sample of
+        // every subscriber.
+        let announced = announcedVideoDisabled
         for reason in SubscriberVideoEventReason.allCases {
             let active = isVideoDisabled(by: reason)
-            guard active != announcedVideoDisabled.contains(reason) else { continue }
+            guard active != announced.contains(where: { $0 == reason }) else { continue }
             if active {
                 announcedVideoDisabled.insert(reason)
                 events.append(.subscriberVideoDisabled(reason: reason))
