@@ -187,7 +187,7 @@ public struct World: Hashable, Sendable {
     /// it as a clock tick (README, "The state key"). Only the timers of what changed
     /// (`changes`) are looked at, through the pending index: a timer is live when it is set,
     /// and only a change to its owner can make it spent. The service's timers depend only on
-    /// its connections (`ServerTimer.isLive(on:)`), so they are looked at only after a change
+    /// its registrations (`ServerTimer.isLive(on:)`), so they are looked at only after a change
     /// to those (`ChangeRecord.serviceTimerConnections`), not after every pong.
     mutating func cancelSpentTimers() {
         var spent: [UInt64] = []
@@ -315,9 +315,10 @@ public struct World: Hashable, Sendable {
         // The service's timers depend only on its registrations: while they stand, so does
         // every timer's liveness; a change (rarely: a join, a leave, a drop) has the timers
         // looked at (`cancelSpentTimers`).
-        if !server.holdsExactly(registrationsBefore) { changes.insertServiceTimerConnections() }
-        let connectionsBefore = StageServer.openConnections(of: registrationsBefore)
-        let connectionsChanged = changes.serviceTimerConnections && server.connections != connectionsBefore
+        let registrationsChanged = !server.holdsExactly(registrationsBefore)
+        if registrationsChanged { changes.insertServiceTimerConnections() }
+        let connectionsBefore = registrationsChanged ? StageServer.openConnections(of: registrationsBefore) : []
+        let connectionsChanged = registrationsChanged && server.connections != connectionsBefore
         if connectionsChanged { changes.insertConnections() }
         if connectionsChanged && !Mutants.isOn(.framesOutliveClosedConnection) {
             let connectionsAfter = server.connections
