@@ -2,6 +2,7 @@ import Signaling
 import Simulation
 import StageCore
 import StageWorld
+import SubscriberModel
 
 /// A scenario as typed parts that can be generated, shrunk, run and written out as a scenario
 /// file: the fuzzer's working form. `yaml` renders it in the format `ScenarioLoader` reads and
@@ -38,6 +39,11 @@ public struct ScenarioDraft: Hashable, Sendable {
         /// What it sends with `connect`: `metadata` for the service only, `notifyMetadata` for everyone (SIG-2).
         public var signalingMetadata: Attributes?
         public var notifyMetadata: Attributes?
+        /// SUB-7: its video source and its video track's size (width and height both set, or
+        /// neither: the default configuration's size).
+        public var videoType = OpenTokStream.VideoType.camera
+        public var videoWidth: Int?
+        public var videoHeight: Int?
 
         public init(
             name: String, sdk: SDKKind, userId: String, attributes: Attributes, capabilities: Capabilities, publish: Bool,
@@ -200,11 +206,17 @@ extension ScenarioDraft.Participant {
             link.latencyMean = latency
             return link
         }
+        var video = VideoConfiguration()
+        if let videoWidth, let videoHeight {
+            // The generator draws sizes within the limits; one outside them keeps the default,
+            // as a scenario file with it would not load.
+            try? video.setSize(widthPixels: videoWidth, heightPixels: videoHeight)
+        }
         let config = ClientConfig(
             name: name, sdk: sdk, token: .signed(claims, by: tokenSignedBy), strategy: StrategySpec(publish: publish, subscribe: subscribe),
-            joinRetry: joinRetry ?? JoinRetryPolicy(), reconnect: reconnect ?? ReconnectPolicy(),
+            video: video, joinRetry: joinRetry ?? JoinRetryPolicy(), reconnect: reconnect ?? ReconnectPolicy(),
             connectMetadata: ConnectMetadata(metadata: signalingMetadata.map(Self.json), notifyMetadata: notifyMetadata.map(Self.json)),
-            audioFallbackEnabled: audioFallback
+            audioFallbackEnabled: audioFallback, videoType: videoType
         )
         return ParticipantSpec(config, link: link)
     }
@@ -229,6 +241,8 @@ extension ScenarioDraft.Participant {
             keys.append("reconnect: {backoff: \(reconnect.backoffBase), multiplier: \(reconnect.backoffMultiplier), cap: \(reconnect.backoffCap), attempts: \(reconnect.maxAttempts)}")
         }
         if !audioFallback { keys.append("audioFallback: false") }
+        if let videoWidth, let videoHeight { keys.append("video: {width: \(videoWidth), height: \(videoHeight)}") }
+        if videoType != .camera { keys.append("videoType: \(videoType.rawValue)") }
         if let signalingMetadata { keys.append("signalingMetadata: \(YAMLText.map(signalingMetadata))") }
         if let notifyMetadata { keys.append("notifyMetadata: \(YAMLText.map(notifyMetadata))") }
         keys.append("strategy: {publish: \(publish), subscribe: \(subscribe.rawValue)}")
@@ -248,6 +262,8 @@ extension ScenarioDraft.Participant {
         if let joinRetry { extras.append("joinRetry=\(joinRetry.attemptTimeout)/\(joinRetry.window)") }
         if let reconnect { extras.append("reconnect=\(reconnect.backoffBase)x\(reconnect.backoffMultiplier)/\(reconnect.backoffCap)/\(reconnect.maxAttempts)") }
         if !audioFallback { extras.append("audioFallback=false") }
+        if let videoWidth, let videoHeight { extras.append("video=\(videoWidth)x\(videoHeight)") }
+        if videoType != .camera { extras.append("videoType=\(videoType.rawValue)") }
         if let signalingMetadata { extras.append("metadata=\(YAMLText.map(signalingMetadata))") }
         if let notifyMetadata { extras.append("notifyMetadata=\(YAMLText.map(notifyMetadata))") }
         return extras

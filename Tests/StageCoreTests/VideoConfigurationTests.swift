@@ -38,6 +38,32 @@ struct VideoConfigurationTests {
         #expect(throws: VideoConfigurationError.self) { try config.setMaxBitrate(300_000) }
     }
 
+    /// LST-3's limits are closed ranges: "bitrate 100 kbps..2.5 Mbps, frame rate 10..30 fps, size
+    /// up to 720p, minBitrate <= maxBitrate". Each end is a valid value, and the two bitrates
+    /// may be equal, set in either order.
+    @Test("the limits' ends are accepted, and minBitrate may equal maxBitrate")
+    func limitsAreInclusive() throws {
+        var config = VideoConfiguration()
+        try config.setMaxBitrate(2_500_000)
+        try config.setMinBitrate(100_000)
+        try config.setTargetFramerate(10)
+        try config.setTargetFramerate(30)
+        try config.setSize(widthPixels: 1280, heightPixels: 720)
+        try config.setSize(widthPixels: 720, heightPixels: 1280)
+        #expect(throws: VideoConfigurationError.self) { try config.setMaxBitrate(2_500_001) }
+        #expect(throws: VideoConfigurationError.self) { try config.setMinBitrate(99_999) }
+        #expect(throws: VideoConfigurationError.self) { try config.setTargetFramerate(9) }
+        #expect(throws: VideoConfigurationError.self) { try config.setTargetFramerate(31) }
+
+        try config.setMaxBitrate(800_000)
+        try config.setMinBitrate(800_000)
+        #expect(config.minBitrateBitsPerSecond == 800_000 && config.maxBitrateBitsPerSecond == 800_000)
+        var other = VideoConfiguration()
+        try other.setMinBitrate(600_000)
+        try other.setMaxBitrate(600_000)
+        #expect(other.minBitrateBitsPerSecond == 600_000 && other.maxBitrateBitsPerSecond == 600_000)
+    }
+
     @Test("limits are configurable")
     func customLimits() throws {
         var config = VideoConfiguration(limits: VideoConfigurationLimits(frameRateRangeFramesPerSecond: 5...60))
@@ -53,6 +79,12 @@ struct VideoConfigurationTests {
         #expect(config.layer(forDownlinkBitsPerSecond: 10_000_000).name == "high")
         #expect(config.layer(forDownlinkBitsPerSecond: 800_000).name == "low")
         #expect(config.layer(forDownlinkBitsPerSecond: 10_000).name == "low")
+        // LST-4: a downlink "cannot carry the high layer" only below its bitrate; at exactly a
+        // layer's bitrate it carries that layer.
+        #expect(config.layer(forDownlinkBitsPerSecond: 2_000_000).name == "high")
+        #expect(config.layer(forDownlinkBitsPerSecond: 1_999_999).name == "low")
+        #expect(config.layers.first?.bitrateBitsPerSecond == 500_000)
+        #expect(config.layer(forDownlinkBitsPerSecond: 500_000).name == "low")
         config.simulcastEnabled = false
         #expect(config.layers.map(\.name) == ["high"])
         #expect(config.layer(forDownlinkBitsPerSecond: 800_000).name == "high")

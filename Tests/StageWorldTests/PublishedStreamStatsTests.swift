@@ -56,4 +56,33 @@ struct PublishedStreamStatsTests {
         #expect(world.rtcStats(observer: "host", participant: "host", kind: .video) == nil)
         #expect(world.rtcStats(observer: "viewer", participant: "host", kind: .video)?["inbound-rtp-video"] != nil)
     }
+
+    /// LST-5 for a received stream: its media crosses the publisher's uplink and the
+    /// receiver's downlink, so the round trip, the jitter and the loss it reports are those of
+    /// both links together (`World.rtcStats`), not of the receiver's link alone. The two links
+    /// here differ in every figure, so a figure read from one link only is wrong.
+    @Test("a received stream's round trip, jitter and loss come from both links")
+    func receivedStatsAddBothLinks() throws {
+        var strategy = StrategySpec()
+        strategy.publish = true
+        let clients = ["host", "viewer"].map { name in
+            ClientConfig(name: name, sdk: .mobile(SemanticVersion(1, 37, 0)), token: .raw(signedToken(name)), strategy: strategy, mediaMode: .routed)
+        }
+        var hostLink = LinkConditions(latencyMean: .milliseconds(30), jitterMax: .milliseconds(40))
+        hostLink.lossProbability = 0.1
+        var viewerLink = LinkConditions(latencyMean: .milliseconds(50), jitterMax: .milliseconds(10))
+        viewerLink.lossProbability = 0.2
+        var world = World(stageId: "stage-1", clients: clients, links: ["host": hostLink, "viewer": viewerLink],
+                          defaultLink: LinkConditions(), seed: 1, keepalive: .off)
+        for index in world.clients.indices { world.scheduleHostCall(.join, clientIndex: index, at: .zero) }
+        var simulator = Simulator(world: world, seed: 1)
+        simulator.run(until: .seconds(10)) { _, _, _ in }
+        for kind in [MediaKind.video, .audio] {
+            let stats = try #require(simulator.world.rtcStats(observer: "viewer", participant: "host", kind: kind)?["inbound-rtp-\(kind.rawValue)"])
+            #expect(stats["roundTripTimeMs"] == "160.0", "(30 + 50) ms one way, twice")
+            #expect(stats["jitterMs"] == "25.0", "uniform jitter up to 40 and 10 ms: means 20 + 5 ms")
+            let lost = try #require(Double(stats["packetsLostRatio"] ?? ""))
+            #expect(abs(lost - 0.28) < 1e-9, "1 - 0.9 x 0.8")
+        }
+    }
 }

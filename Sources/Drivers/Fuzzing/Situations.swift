@@ -2,6 +2,7 @@ import Scenario
 import Simulation
 import StageCore
 import StageWorld
+import SubscriberModel
 
 /// The narrow situations the generator makes on purpose, each switched on or off per seed with
 /// its own probability (from its own PRNG stream, so the rest of a seed's draws stay put):
@@ -52,7 +53,11 @@ import StageWorld
 /// - subscribe gained after a quiet strategy change (10%): a mobile participant that may not
 ///   subscribe changes its strategy's subscribe answer without a refresh, then exchanges its
 ///   token for one that allows subscribing, while the next participant publishes: the SDK must
-///   ask the strategy again, not reuse its earlier answer (TOK-8).
+///   ask the strategy again, not reuse its earlier answer (TOK-8);
+/// - publisher video sources (15%): the target, and each other participant half the time,
+///   publishes a camera, screen-sharing or custom video source at a size other than the
+///   default portrait 720x1280 (landscape, smaller, square): a stream must carry its
+///   publisher's video type and track size (SUB-7).
 struct Situations {
     private var random: SplitMix64
     /// Whether this seed draws a full stage: it decides the participant count.
@@ -89,6 +94,7 @@ struct Situations {
             ("narrow downlink", 25, { $0.narrowDownlink(&$1, $2) }),
             ("exchange after a refused one", 10, { $0.exchangeAfterRefusedOne(&$1, $2) }),
             ("subscribe gained after a quiet strategy change", 10, { $0.subscribeGainedAfterQuietStrategyChange(&$1, $2) }),
+            ("publisher video sources", 15, { $0.publisherVideoSources(&$1, $2) }),
         ]
         for kind in kinds {
             guard random.percentChance(kind.percent) else {
@@ -184,6 +190,22 @@ struct Situations {
             draft.steps.append(.init(atMilliseconds: at, participant: name, call: .exchangeToken(.patch(patch))))
             return "\(name) exchanges for \(patch.topic.map { "topic \($0)" } ?? "resource \(otherResource)") at \(VirtualDuration.milliseconds(at))"
         }
+    }
+
+    /// Video sources and sizes within LST-3's limits (720p either way): each drawn participant
+    /// gets one of three types and one of five sizes, the default's orientation among them.
+    private mutating func publisherVideoSources(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        let sizes = [(1280, 720), (640, 360), (360, 640), (480, 480), (720, 1280)]
+        let types = OpenTokStream.VideoType.allCases
+        var chosen: [String] = []
+        for index in draft.participants.indices where index == target || random.percentChance(50) {
+            let size = sizes[random.below(sizes.count)]
+            draft.participants[index].videoType = types[random.below(types.count)]
+            draft.participants[index].videoWidth = size.0
+            draft.participants[index].videoHeight = size.1
+            chosen.append("\(draft.participants[index].name) \(draft.participants[index].videoType.rawValue) \(size.0)x\(size.1)")
+        }
+        return chosen.joined(separator: ", ")
     }
 
     private mutating func audioFallbackOff(_ draft: inout ScenarioDraft, _ target: Int) -> String {

@@ -1,0 +1,99 @@
+import Simulation
+import StageCore
+import StageWorld
+import SubscriberModel
+
+/// SUB-7, in the seed's words: a stream's `name` "is set when you initialize the Publisher of
+/// the stream", `videoDimensions` are "the current dimensions of the video media track on this
+/// stream" and `videoType` says "whether the stream uses a camera video source, a
+/// screen-sharing video source, or a custom video source". So a stream a client is told of
+/// with streamCreated describes its publisher's own settings: its video configuration's width
+/// and height (never changed while it publishes), its configured video type, and, as the model
+/// names a publisher by its user id, the user id of the publish that created it (the info of
+/// the participantDidJoin that comes with the streamCreated in the same step, RND-2, SUB-1).
+///
+/// `creationTime` is "the timestamp for the creation time of the stream": the service stamps
+/// it when a participant starts publishing, and a stream keeps it while its publisher goes on
+/// publishing (a change of its tracks or mutes, a reconnect the service kept it through, SUB-4)
+/// and no stream is told of before it was created. So, at the service, a participant that
+/// publishes at the end of two observed steps in a row keeps its stamp, and no stream is told
+/// with a later creation time than the moment it is told. (Whether a first publish is stamped
+/// with its own step's time is not judged: a monitor set may start watching a run after its
+/// publishes, as a test that observes a finished run's events at once does.)
+///
+/// Two clients may share a token's participant id (TOK-10), so a stream whose size and type
+/// match either holder's settings passes; a participant id no client holds is not judged, nor
+/// is a stream announced in a step where the observer received an injected frame (a scenario's
+/// `inject`, which may describe a publisher as it likes).
+public struct StreamPropertiesMonitor: InvariantMonitor {
+    public var name: String { "streams-describe-their-publisher" }
+    public var summary: String { "a created stream carries its publisher's video size and type, the user id it published with, and the creation time of its first publish" }
+    public var rules: [String] { ["SUB-7"] }
+    /// The user id each remote publisher was announced with in the current step, by
+    /// "observer/participant id"; emptied at the end of the step.
+    private var joinedAs: [String: String] = [:]
+    /// Observers that received an injected frame in the current step; emptied at its end.
+    private var injected: Set<String> = []
+    /// The creation time the service held, at the end of the previous step, for each
+    /// participant then publishing. Always what the world then held: a verdict reads it, a
+    /// state key never needs it (the world it was read from is in the key).
+    private var creationTimes: [String: UInt64] = [:]
+
+    public init() {}
+
+    public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
+        if event.peer == TraceEvent.injectedSender { injected.insert(event.observer) }
+        switch event.kind {
+        case .renderer(.participantDidJoin(let info)) where !info.isLocal:
+            joinedAs[event.observer + "/" + info.participantId] = info.userId
+        case .subscriber(let told):
+            guard case .streamCreated(let stream) = told.event, !injected.contains(event.observer) else { return [] }
+            var found: [Violation] = []
+            if stream.creationTime > event.time.nanoseconds {
+                found.append(violation(event, index: index, "stream \(stream.streamId) of \(told.publisherId) was created at \(VirtualTime(nanoseconds: stream.creationTime)), after it is told"))
+            }
+            if let userId = joinedAs[event.observer + "/" + told.publisherId], stream.name != userId {
+                found.append(violation(event, index: index, "stream \(stream.streamId) of \(told.publisherId) is named \(TraceText.json(stream.name)), but it was published by user \(TraceText.json(userId))"))
+            }
+            let holders = world.clients.indices.filter { world.clients[$0].claims?.participantId == told.publisherId }
+            let shown = Self.describe(width: stream.videoDimensions.width, height: stream.videoDimensions.height, type: stream.videoType)
+            let settings = holders.map { holder in
+                let config = world.clients[holder].config
+                return Self.describe(width: config.video.widthPixels, height: config.video.heightPixels, type: config.videoType)
+            }
+            if !settings.isEmpty && !settings.contains(shown) {
+                found.append(violation(event, index: index, "stream \(stream.streamId) of \(told.publisherId) is \(shown), but \(told.publisherId) publishes \(settings.joined(separator: " or "))"))
+            }
+            return found
+        default:
+            break
+        }
+        return []
+    }
+
+    private static func describe(width: Int, height: Int, type: OpenTokStream.VideoType) -> String {
+        "\(width)x\(height) \(type)"
+    }
+
+    public mutating func endOfStep(world: World, lastEventIndex: Int, time: VirtualTime) -> [Violation] {
+        joinedAs = [:]
+        injected = []
+        var found: [Violation] = []
+        var now: [String: UInt64] = [:]
+        for participant in world.server.participants where !participant.publishedStreams.isEmpty {
+            let id = participant.info.participantId
+            let stamp = participant.properties.creationTimeNanoseconds
+            now[id] = stamp
+            guard let expected = creationTimes[id], stamp != expected else { continue }
+            found.append(Violation(invariant: name, rules: rules, time: time, observer: "server", eventIndex: lastEventIndex,
+                                   message: "the service holds \(id)'s stream as created at \(VirtualTime(nanoseconds: stamp)), but it has published since its stream was created at \(VirtualTime(nanoseconds: expected))"))
+        }
+        creationTimes = now
+        return found
+    }
+
+    public static var keyReads: WorldReads { [] }
+
+    /// Writes nothing: what it holds is emptied at the end of the step that made it.
+    public func encodeState(into writer: inout CanonicalWriter, world: World) {}
+}
