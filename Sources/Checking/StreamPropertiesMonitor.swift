@@ -38,6 +38,9 @@ public struct StreamPropertiesMonitor: InvariantMonitor {
     /// participant then publishing. Always what the world then held: a verdict reads it, a
     /// state key never needs it (the world it was read from is in the key).
     private var creationTimes: [String: UInt64] = [:]
+    /// Whether `creationTimes` has been read from a world: from then on only a step that
+    /// changed the service can change what it should hold.
+    private var readStamps = false
 
     public init() {}
 
@@ -76,20 +79,38 @@ public struct StreamPropertiesMonitor: InvariantMonitor {
     }
 
     public mutating func endOfStep(world: World, lastEventIndex: Int, time: VirtualTime) -> [Violation] {
-        joinedAs = [:]
-        injected = []
+        joinedAs.removeAll(keepingCapacity: true)
+        injected.removeAll(keepingCapacity: true)
+        // The stamps are the service's: steps that left it alone left them as they were.
+        guard world.changesSinceTrace.service || !readStamps else { return [] }
+        readStamps = true
+        let participants = world.server.participants
         var found: [Violation] = []
-        var now: [String: UInt64] = [:]
-        for participant in world.server.participants where !participant.publishedStreams.isEmpty {
-            let id = participant.info.participantId
-            let stamp = participant.properties.creationTimeNanoseconds
-            now[id] = stamp
-            guard let expected = creationTimes[id], stamp != expected else { continue }
+        var publishing = 0, sameStamps = true
+        for index in participants.indices where !participants[index].publishedStreams.isEmpty {
+            publishing += 1
+            let id = participants[index].info.participantId
+            let stamp = participants[index].properties.creationTimeNanoseconds
+            guard let expected = creationTimes[id] else {
+                sameStamps = false
+                continue
+            }
+            guard stamp != expected else { continue }
+            sameStamps = false
             found.append(Violation(invariant: name, rules: rules, time: time, observer: "server", eventIndex: lastEventIndex,
                                    message: "the service holds \(id)'s stream as created at \(VirtualTime(nanoseconds: stamp)), but it has published since its stream was created at \(VirtualTime(nanoseconds: expected))"))
         }
-        creationTimes = now
+        if !sameStamps || publishing != creationTimes.count { creationTimes = Self.stamps(of: participants) }
         return found
+    }
+
+    /// The creation time the service holds for each participant publishing.
+    private static func stamps(of participants: [ServerParticipant]) -> [String: UInt64] {
+        var stamps: [String: UInt64] = [:]
+        for index in participants.indices where !participants[index].publishedStreams.isEmpty {
+            stamps[participants[index].info.participantId] = participants[index].properties.creationTimeNanoseconds
+        }
+        return stamps
     }
 
     public static var keyReads: WorldReads { [] }
