@@ -19,11 +19,13 @@ public struct CanonicalWriter: Sendable {
 
     public init(reservingCapacity capacity: Int = 256) { storage.reserveCapacity(capacity) }
 
+    // A raw buffer is not contiguous storage to `append(contentsOf:)`, which then copies it
+    // byte by byte; typed as bytes, it is copied whole.
     @inlinable public mutating func write(_ value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { storage.append(contentsOf: $0) }
+        withUnsafeBytes(of: value.littleEndian) { storage.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
     }
     @inlinable public mutating func write(_ value: UInt32) {
-        withUnsafeBytes(of: value.littleEndian) { storage.append(contentsOf: $0) }
+        withUnsafeBytes(of: value.littleEndian) { storage.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
     }
     @inlinable public mutating func write(_ value: Int) { write(UInt64(bitPattern: Int64(value))) }
     @inlinable public mutating func write(_ value: UInt8) { storage.append(value) }
@@ -178,6 +180,14 @@ public enum XXH3 {
     /// XXH3-64 of a byte array (the checker's keys), without going through `ContiguousBytes`.
     public static func hash64(_ bytes: [UInt8], seed: UInt64 = 0) -> UInt64 {
         bytes.withUnsafeBytes { buffer in
+            XXH3_64bits_withSeed(buffer.baseAddress, buffer.count, seed)
+        }
+    }
+
+    /// XXH3-64 of a list of 64-bit words as they lie in memory (the checker combining its
+    /// component and monitor hashes), with no copy into a byte buffer.
+    public static func hash64(words: [UInt64], seed: UInt64 = 0) -> UInt64 {
+        words.withUnsafeBytes { buffer in
             XXH3_64bits_withSeed(buffer.baseAddress, buffer.count, seed)
         }
     }

@@ -227,11 +227,9 @@ public struct ModelChecker: Sendable {
     /// and how many distinct images the state has (its orbit).
     func key(of node: Node, scratch: inout CanonicalWriter) -> (StateKey, Int) {
         guard !symmetry.isTrivial || options.exact else {
-            scratch.reset()
-            scratch.write(node.drops)
-            for hash in node.componentHashes { scratch.write(hash) }
-            for hash in node.monitorHashes { scratch.write(hash) }
-            return (StateKey(fingerprint: XXH3.hash64(scratch.bytes), bytes: []), 1)
+            // Both lists have the same length in every state of a run, so chaining them is unambiguous.
+            let world = XXH3.hash64(words: node.componentHashes, seed: UInt64(node.drops))
+            return (StateKey(fingerprint: XXH3.hash64(words: node.monitorHashes, seed: world), bytes: []), 1)
         }
         let identity = Symmetry.Permutation.identity
         let candidates = symmetry.isTrivial ? [identity] : symmetry.candidates(blurredHashes: blurredHashes(of: node.world, scratch: &scratch))
