@@ -69,8 +69,8 @@ public struct ConvergenceMonitor: InvariantMonitor {
 
     private func violations(_ world: World, because reason: String) -> [Violation] {
         var problems: [(String, String)] = []
-        for (index, client) in world.clients.enumerated() {
-            problems += ViewAgreement.differences(client, clientIndex: index, world: world).map { (client.name, $0) }
+        for index in world.clients.indices {
+            problems += ViewAgreement.differences(clientIndex: index, world: world).map { (world.clients[index].name, $0) }
         }
         return problems.map { observer, message in
             Violation(invariant: name, rules: rules, time: world.now, observer: observer, eventIndex: nil, message: "\(reason), yet \(message)")

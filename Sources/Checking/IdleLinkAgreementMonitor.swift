@@ -33,7 +33,7 @@ public struct IdleLinkAgreementMonitor: InvariantMonitor {
         defer { involved.removeAll() }
         var found: [Violation] = []
         for index in candidates(world) where !world.hasFramesInFlight(onLinkOf: index) {
-            let differences = ViewAgreement.differences(world.clients[index], clientIndex: index, world: world)
+            let differences = ViewAgreement.differences(clientIndex: index, world: world)
             guard !differences.isEmpty else { continue }
             let observer = world.clients[index].name
             found += differences.map {

@@ -75,10 +75,12 @@ public struct PublishedMuteMonitor: InvariantMonitor {
         defer { involved.removeAll() }
         var found: [Violation] = []
         for observer in involved.sorted() where heardInjectedFrames.isEmpty || !heardInjectedFrames.contains(observer) {
-            guard let streams = answered[observer], let index = world.clientIndex(named: observer),
+            // The cheap conditions on the client first; the kept answer is hashed last.
+            guard let index = world.clientIndex(named: observer),
                   world.clients[index].view.local.connectionState == .connected,
                   world.server.holdsConnection(clientIndex: index, epoch: world.clients[index].epoch),
                   !world.hasFramesInFlight(onLinkOf: index),
+                  let streams = answered[observer],
                   let participant = world.server.participants.first(where: { $0.clientIndex == index }) else { continue }
             for published in participant.publishedStreams {
                 guard let wanted = streams.first(where: { $0.kind == published.kind }), wanted.isMuted != published.isMuted else { continue }

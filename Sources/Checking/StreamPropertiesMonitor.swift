@@ -58,14 +58,12 @@ public struct StreamPropertiesMonitor: InvariantMonitor {
             if let userId = joinedAs[event.observer + "/" + told.publisherId], stream.name != userId {
                 found.append(violation(event, index: index, "stream \(stream.streamId) of \(told.publisherId) is named \(TraceText.json(stream.name)), but it was published by user \(TraceText.json(userId))"))
             }
-            let holders = world.clients.indices.filter { world.clients[$0].claims?.participantId == told.publisherId }
-            let shown = Self.describe(width: stream.videoDimensions.width, height: stream.videoDimensions.height, type: stream.videoType)
-            let settings = holders.map { holder in
-                let config = world.clients[holder].config
-                return Self.describe(width: config.video.widthPixels, height: config.video.heightPixels, type: config.videoType)
+            let shown = VideoShape(width: stream.videoDimensions.width, height: stream.videoDimensions.height, type: stream.videoType)
+            let settings = world.clients.indices.compactMap { holder in
+                world.clients[holder].claims?.participantId == told.publisherId ? VideoShape(publishing: world.clients[holder].config) : nil
             }
             if !settings.isEmpty && !settings.contains(shown) {
-                found.append(violation(event, index: index, "stream \(stream.streamId) of \(told.publisherId) is \(shown), but \(told.publisherId) publishes \(settings.joined(separator: " or "))"))
+                found.append(violation(event, index: index, "stream \(stream.streamId) of \(told.publisherId) is \(shown), but \(told.publisherId) publishes \(settings.map(\.description).joined(separator: " or "))"))
             }
             return found
         default:
@@ -74,8 +72,22 @@ public struct StreamPropertiesMonitor: InvariantMonitor {
         return []
     }
 
-    private static func describe(width: Int, height: Int, type: OpenTokStream.VideoType) -> String {
-        "\(width)x\(height) \(type)"
+    /// A stream's video size and type, compared as values and written only into a verdict.
+    private struct VideoShape: Equatable, CustomStringConvertible {
+        var width: Int
+        var height: Int
+        var type: OpenTokStream.VideoType
+
+        init(width: Int, height: Int, type: OpenTokStream.VideoType) {
+            (self.width, self.height, self.type) = (width, height, type)
+        }
+
+        /// What a client configured with `config` publishes.
+        init(publishing config: ClientConfig) {
+            self.init(width: config.video.widthPixels, height: config.video.heightPixels, type: config.videoType)
+        }
+
+        var description: String { "\(width)x\(height) \(type)" }
     }
 
     public mutating func endOfStep(world: World, lastEventIndex: Int, time: VirtualTime) -> [Violation] {

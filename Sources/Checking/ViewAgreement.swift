@@ -10,20 +10,22 @@ import StageWorld
 /// destroyed). Shared by the end-of-run convergence check and the per-step
 /// idle-link check.
 enum ViewAgreement {
-    /// Each way `client` (at `clientIndex`) differs from the stage service's record, in words.
+    /// Each way client `clientIndex` differs from the stage service's record, in words.
     /// Cheap when they agree (it runs at every step): no collection is built unless a
     /// difference is found, and the service's and the view's records are read in place,
-    /// field by field, never copied.
-    static func differences(_ client: Client, clientIndex: Int, world: World) -> [String] {
+    /// field by field; the client itself is never copied.
+    static func differences(clientIndex: Int, world: World) -> [String] {
         let participants = world.server.participants
         let registered = participants.firstIndex { $0.clientIndex == clientIndex }
-        switch client.view.local.connectionState {
+        switch world.clients[clientIndex].view.local.connectionState {
         case .connected:
             guard let registered else { return ["it is connected but the stage service does not know it"] }
             var found: [String] = []
-            remoteDifferences(client, participants, except: participants[registered].info.participantId, into: &found)
-            localDifferences(client, participants, registered, into: &found)
-            unresolvedDrops(client, participants, into: &found)
+            let view = world.clients[clientIndex].view
+            let seesMetadata = world.clients[clientIndex].sdk.hasMetadataUpdateEvent
+            remoteDifferences(view, seesMetadata: seesMetadata, participants, except: participants[registered].info.participantId, into: &found)
+            localDifferences(view.local, participants, registered, into: &found)
+            unresolvedDrops(world.clients[clientIndex].subscribers, participants, into: &found)
             return found
         case .disconnected, .errored:
             return registered.map { participants[$0].isInterrupted } ?? true ? [] : ["it is disconnected but the stage service still holds it"]
@@ -32,20 +34,18 @@ enum ViewAgreement {
         }
     }
 
-    private static func remoteDifferences(_ client: Client, _ participants: [ServerParticipant], except localId: String, into found: inout [String]) {
-        let remotes = client.view.remotes
+    private static func remoteDifferences(_ view: StageView, seesMetadata: Bool, _ participants: [ServerParticipant], except localId: String, into found: inout [String]) {
+        let remotes = view.remotes
         let same = sameParticipants(remotes, participants, except: localId)
         if !same {
             let truth = participants.map(\.info.participantId).filter { $0 != localId }
             found.append("it knows participants \(remotes.map(\.info.participantId)) but the stage has \(truth)")
         }
-        let reader = RemoteReader(
-            canSubscribe: client.view.local.info.capabilities.canSubscribe, seesMetadata: client.sdk.hasMetadataUpdateEvent
-        )
+        let reader = RemoteReader(canSubscribe: view.local.info.capabilities.canSubscribe, seesMetadata: seesMetadata)
         var cursor = 0
         for position in participants.indices where participants[position].info.participantId != localId {
             defer { cursor += 1 }
-            let remote = same ? cursor : client.view.index(of: participants[position].info.participantId)
+            let remote = same ? cursor : view.index(of: participants[position].info.participantId)
             guard let remote else { continue }
             reader.differences(remotes, remote, truth: participants, position, into: &found)
         }
@@ -108,8 +108,7 @@ enum ViewAgreement {
     /// publisher the service still holds interrupted keeps it waiting; once the publisher is
     /// back, or gone, the client has heard so. Cheap: it looks at reconnecting subscribers only,
     /// in place.
-    private static func unresolvedDrops(_ client: Client, _ participants: [ServerParticipant], into found: inout [String]) {
-        let subscribers = client.subscribers
+    private static func unresolvedDrops(_ subscribers: [SubscriberSlot], _ participants: [ServerParticipant], into found: inout [String]) {
         for slot in subscribers.indices where subscribers[slot].state.phase == .reconnecting {
             let publisherId = subscribers[slot].publisherId
             let publisher = participants.firstIndex { $0.info.participantId == publisherId }
@@ -119,8 +118,7 @@ enum ViewAgreement {
         }
     }
 
-    private static func localDifferences(_ client: Client, _ participants: [ServerParticipant], _ registered: Int, into found: inout [String]) {
-        let local = client.view.local
+    private static func localDifferences(_ local: LocalParticipant, _ participants: [ServerParticipant], _ registered: Int, into found: inout [String]) {
         let wanted = local.publishTarget && local.publishState != .errored ? local.streams : []
         let publishedStreams = participants[registered].publishedStreams
         let agree = publishedStreams.count == wanted.count

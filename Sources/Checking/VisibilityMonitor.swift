@@ -62,9 +62,9 @@ public struct VisibilityMonitor: InvariantMonitor {
     public init() {}
 
     public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
-        guard let clientIndex = world.clientIndex(named: event.observer) else { return [] }
         switch event.kind {
         case .delivered(let message, _):
+            guard let clientIndex = world.clientIndex(named: event.observer) else { return [] }
             let overdue = settle(observer: event.observer, before: event, index: index)
             // A client still connecting (it has given its connection up and is reconnecting)
             // ignores what arrives on the old one, and a disconnected one ignores everything.
@@ -73,6 +73,7 @@ public struct VisibilityMonitor: InvariantMonitor {
             }
             return overdue
         case .renderer(.connectionStateChanged(let state, _)):
+            guard world.clientIndex(named: event.observer) != nil else { return [] }
             if state == .disconnected {
                 disconnected.insert(event.observer)
                 received = received.filter { $0.key.observer != event.observer }
@@ -81,7 +82,7 @@ public struct VisibilityMonitor: InvariantMonitor {
             }
             return []
         case .renderer(let renderer):
-            guard let info = renderer.participant, !info.isLocal else { return [] }
+            guard let info = renderer.participant, !info.isLocal, let clientIndex = world.clientIndex(named: event.observer) else { return [] }
             return render(renderer, info: info, client: clientIndex, world: world, event: event, index: index)
         default:
             return []

@@ -157,8 +157,17 @@ enum PushEvent {
 /// its publish SDP (SUB-6..8).
 enum PublisherLines {
     /// The video line and one line per layer, built in one string (every snapshot of every
-    /// offer carries them).
+    /// offer carries them). Memoized by what the lines say (`written`, the properties without
+    /// their creation time, which no line carries): a run's publishers describe their video in
+    /// a handful of ways that every offer and publish repeats.
     static func lines(_ properties: PublisherProperties) -> String {
+        let described = properties.created(at: 0)
+        return written.value(for: described) { write(described) }
+    }
+
+    private static let written = MemoCache<PublisherProperties, String>(capacity: 1_000)
+
+    private static func write(_ properties: PublisherProperties) -> String {
         var lines = "a=x-stagesim-video:fallback=\(properties.audioFallbackEnabled) type=\(properties.videoType.rawValue) "
         lines += "size=\(properties.widthPixels)x\(properties.heightPixels) fps=\(properties.framesPerSecond)"
         for layer in properties.layers {
