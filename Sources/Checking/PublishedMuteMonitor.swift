@@ -21,15 +21,15 @@ public struct PublishedMuteMonitor: InvariantMonitor {
     public var name: String { "published-mutes-follow-the-strategy" }
     public var summary: String { "whenever a connected client's link is idle, each stream the stage holds it publishing has the mute state of the stream the strategy returned (setMuted applied)" }
     public var rules: [String] { ["LST-1", "LST-2", "STR-5"] }
-    /// Per client name: the streams the strategy last returned, with later mutes applied.
-    private var answered: [String: [LocalStream]] = [:]
+    /// Per client: the streams the strategy last returned, with later mutes applied.
+    private var answered = ClientIndexed<[LocalStream]>()
     /// Names of the clients the current step involved; emptied at its end.
     private var involved = StepNames()
     /// Names of the clients that were handed an injected frame (not judged from then on).
     private var heardInjectedFrames: Set<String> = []
-    /// Per client name: the streams its declared strategy returns, with `setMuted` calls
-    /// applied; a client with no entry returns its configured strategy's streams.
-    private var declared: [String: [LocalStream]] = [:]
+    /// Per client: the streams its declared strategy returns, with `setMuted` calls applied;
+    /// a client with no entry returns its configured strategy's streams.
+    private var declared = ClientIndexed<[LocalStream]>()
 
     public init() {}
 
@@ -39,34 +39,35 @@ public struct PublishedMuteMonitor: InvariantMonitor {
         if event.peer == TraceEvent.injectedSender { heardInjectedFrames.insert(event.observer) }
         switch event.kind {
         case .strategyQueried(let report):
-            guard let returned = report.streamsReturned else { break }
-            answered[event.observer] = returned
-            return declaredMismatch(returned, event, index: index, world: world)
+            guard let returned = report.streamsReturned, let client = world.clientIndex(named: event.observer) else { break }
+            answered[client] = returned
+            return declaredMismatch(returned, of: client, event, index: index, world: world)
         case .hostCall(.setStrategy(let spec)):
-            declared[event.observer] = spec.streams
+            guard let client = world.clientIndex(named: event.observer) else { break }
+            declared[client] = spec.streams
         case .hostCall(.setMuted(let kind, let muted)):
-            if var streams = declaredStreams(of: event.observer, world: world) {
-                for position in streams.indices where streams[position].kind == kind { streams[position].isMuted = muted }
-                declared[event.observer] = streams
-            }
-            guard var streams = answered[event.observer] else { break }
+            guard let client = world.clientIndex(named: event.observer) else { break }
+            var streams = declaredStreams(of: client, world: world)
             for position in streams.indices where streams[position].kind == kind { streams[position].isMuted = muted }
-            answered[event.observer] = streams
+            declared[client] = streams
+            guard var streams = answered[client] else { break }
+            for position in streams.indices where streams[position].kind == kind { streams[position].isMuted = muted }
+            answered[client] = streams
         default:
             break
         }
         return []
     }
 
-    /// The streams `observer`'s declared strategy returns now (nil for an unknown client).
-    private func declaredStreams(of observer: String, world: World) -> [LocalStream]? {
-        if let streams = declared[observer] { return streams }
-        return world.clientIndex(named: observer).map { world.clients[$0].configuredStrategy.streams }
+    /// The streams client `client`'s declared strategy returns now.
+    private func declaredStreams(of client: Int, world: World) -> [LocalStream] {
+        declared[client] ?? world.clients[client].configuredStrategy.streams
     }
 
     /// LST-1: an answer with the declared streams must carry their mute states.
-    private func declaredMismatch(_ returned: [LocalStream], _ event: TraceEvent, index: Int, world: World) -> [Violation] {
-        guard let wanted = declaredStreams(of: event.observer, world: world), returned != wanted,
+    private func declaredMismatch(_ returned: [LocalStream], of client: Int, _ event: TraceEvent, index: Int, world: World) -> [Violation] {
+        let wanted = declaredStreams(of: client, world: world)
+        guard returned != wanted,
               returned.map(\.kind) == wanted.map(\.kind), returned.map(\.instance) == wanted.map(\.instance) else { return [] }
         return [violation(event, index: index, "streamsToPublish returned \(returned), but the host's streams, with its setMuted calls, are \(wanted)")]
     }
@@ -80,7 +81,7 @@ public struct PublishedMuteMonitor: InvariantMonitor {
                   world.clients[index].view.local.connectionState == .connected,
                   world.server.holdsConnection(clientIndex: index, epoch: world.clients[index].epoch),
                   !world.hasFramesInFlight(onLinkOf: index),
-                  let streams = answered[observer],
+                  let streams = answered[index],
                   let participant = world.server.participants.first(where: { $0.clientIndex == index }) else { continue }
             for published in participant.publishedStreams {
                 guard let wanted = streams.first(where: { $0.kind == published.kind }), wanted.isMuted != published.isMuted else { continue }
@@ -99,10 +100,10 @@ public struct PublishedMuteMonitor: InvariantMonitor {
     /// strategy they hold (none without a violation), each with its declared streams.
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
         let clients = world.clients
-        let differing = clients.indices.filter { client in (answered[clients[client].name] ?? []) != clients[client].view.local.streams }
+        let differing = clients.indices.filter { client in (answered[client] ?? []) != clients[client].view.local.streams }
         writer.writeUnordered(differing) { writer, client in
             writer.writeName(clients[client].name)
-            for stream in answered[clients[client].name] ?? [] {
+            for stream in answered[client] ?? [] {
                 writer.write(stream.kind.rawValue)
                 writer.write(stream.instance)
                 writer.write(stream.isMuted)
@@ -112,7 +113,7 @@ public struct PublishedMuteMonitor: InvariantMonitor {
         // The declared streams differ from the strategy the client holds only after a bug.
         var undeclared: [(name: String, streams: [LocalStream])] = []
         for client in clients.indices {
-            let streams = declared[clients[client].name] ?? clients[client].configuredStrategy.streams
+            let streams = declaredStreams(of: client, world: world)
             if streams != clients[client].strategy.streams { undeclared.append((clients[client].name, streams)) }
         }
         writer.writeUnordered(undeclared) { writer, entry in
