@@ -98,7 +98,7 @@ struct StageFrameTests {
         flag.stage.signalingConnectMetadata = enabled
         ratio.stage.signalingConnectMetadata = scale
         rows.stage.signalingConnectMetadata = [counts, [:]]
-        seat.stage.signalingConnectMetadata = "contents"
+        seat.stage.signalingConnectMetadata = ["key": "value"]  // the seed's own example, a [String: String]
         seat.stage.signalingConnectNotifyMetadata = Seat(row: 3, vip: true)
         var notifies: [SignalingNotify] = []
         flag.stage.onReceiveSignaling = { if case .notify(let notify) = $0 { notifies.append(notify) } }
@@ -112,7 +112,7 @@ struct StageFrameTests {
         #expect(connects.contains { $0.hasPrefix(#"{"type":"connect","metadata":true,"#) })
         #expect(connects.contains { $0.hasPrefix(#"{"type":"connect","metadata":0.1,"#) })
         #expect(connects.contains { $0.hasPrefix(#"{"type":"connect","metadata":[{"a":1,"b":2},{}],"#) })
-        #expect(connects.contains { $0.hasPrefix(#"{"type":"connect","metadata":"contents","signaling_notify_metadata":{"row":3,"vip":true},"#) })
+        #expect(connects.contains { $0.hasPrefix(#"{"type":"connect","metadata":{"key":"value"},"signaling_notify_metadata":{"row":3,"vip":true},"#) })
         #expect(notifies.first { $0.connectionId == "seat" }?.metadata == ["row": 3, "vip": true])
         #expect(simulation.violations.isEmpty)
     }
