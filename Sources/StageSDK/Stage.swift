@@ -37,14 +37,22 @@ public final class Stage {
     public var onReceiveSignaling: ((SignalingMessage) -> Void)?
     /// The receiving end of this stage's signaling: both handler levels, and the protocol log.
     public internal(set) var signaling = SignalingEndpoint()
-    /// SIG-2, SIG-3: the `metadata` of this stage's `connect`, sent exactly as set, as the
-    /// seed's `Configuration.signalingConnectMetadata` (`"contents"` gives
-    /// `{"type":"connect","metadata":"contents",...}`); build it from any Encodable value with
-    /// `JSONValue(encoding:)`. Read when the simulation starts.
-    public var signalingConnectMetadata: JSONValue?
-    /// SIG-2: the `signaling_notify_metadata` of this stage's `connect`, which the service passes
-    /// on to every other participant in `notify` connection.created. Read when the simulation starts.
-    public var signalingConnectNotifyMetadata: JSONValue?
+    /// SIG-2, SIG-3: the `metadata` of this stage's `connect`, as the seed's
+    /// `Configuration.signalingConnectMetadata`: any value conforming to `Encodable`
+    /// ("どちらも Encodable プロトコルに準拠した値を指定します"), so Bool, Int, Float, String,
+    /// arrays and dictionaries of them need no encoding code of the app's own. It is converted to
+    /// JSON (`JSONValue(encoding:)`; a `JSONValue` is sent exactly as it is) and sent:
+    /// `"contents"` gives `{"type":"connect","metadata":"contents",...}`, `["key": "value"]`
+    /// gives `{"type":"connect","metadata":{"key":"value"},...}`. Read when the simulation
+    /// starts: a value JSON cannot express (a non-finite number, nesting deeper than
+    /// `JSONValue.maximumDepth`) makes the first `run(for:)` throw
+    /// `StageSimulationError.metadataNotEncodable`.
+    public var signalingConnectMetadata: (any Encodable)?
+    /// SIG-2: the `signaling_notify_metadata` of this stage's `connect` (the seed's
+    /// `Configuration.signalingConnectNotifyMetadata`, any `Encodable` value, converted as
+    /// `signalingConnectMetadata` is), which the service passes on to every other participant
+    /// in `notify` connection.created. Read when the simulation starts.
+    public var signalingConnectNotifyMetadata: (any Encodable)?
     /// LST-3, LST-4: the configuration of the video this stage publishes, as the seed's
     /// `IVSLocalStageStreamVideoConfiguration`: `try setMaxBitrate(900_000)`,
     /// `try setMinBitrate(100_000)`, `try setTargetFramerate(30)`, `try setSize(...)` validate each

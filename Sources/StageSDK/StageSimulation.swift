@@ -18,6 +18,9 @@ public enum StageSimulationError: Error, Hashable, Sendable, CustomStringConvert
     case stageNotAdded(participantId: String)
     /// `run` called from inside a strategy or renderer callback of a running simulation.
     case runInProgress
+    /// A stage's `signalingConnectMetadata` (`member` "metadata") or
+    /// `signalingConnectNotifyMetadata` ("notifyMetadata") has no JSON form (SIG-3).
+    case metadataNotEncodable(participantId: String, member: String, reason: String)
 
     public var description: String {
         switch self {
@@ -26,6 +29,7 @@ public enum StageSimulationError: Error, Hashable, Sendable, CustomStringConvert
         case .stageInAnotherSimulation(let id): "stage \(id) already belongs to another simulation"
         case .stageNotAdded(let id): "stage \(id) is not in a simulation; call simulation.add(stage) first"
         case .runInProgress: "run(for:) called from a callback while the simulation is running"
+        case .metadataNotEncodable(let id, let member, let reason): "stage \(id)'s connect \(member) cannot be encoded as JSON: \(reason)"
         }
     }
 }
@@ -127,7 +131,7 @@ public final class StageSimulation {
         stagesByName[id] = stage
         stages.insert(stage, at: stages.firstIndex { $0.participantId > id } ?? stages.endIndex)
         links[id] = link
-        world = makeWorld()
+        world = (try? makeWorld(dropping: true)) ?? world
     }
 
     /// Advances virtual time by `duration`: fires every event due until then, asking strategy
@@ -137,7 +141,7 @@ public final class StageSimulation {
         guard !isRunning else { throw StageSimulationError.runInProgress }
         isRunning = true
         defer { isRunning = false }
-        if !hasStarted { start() }
+        if !hasStarted { try start() }
         let end = now + duration
         while let step = step(until: end) {
             if let current = simulator?.world { world = current }
@@ -176,14 +180,20 @@ public final class StageSimulation {
         return running.step(until: end, host: host)
     }
 
-    private func makeWorld() -> World {
+    /// The world the stages make. Its connect metadata is each stage's Encodable values as JSON
+    /// (SIG-3); a value with no JSON form throws, or is left out when `dropping` (the preview
+    /// `add` keeps before the first run, whose `start` then throws).
+    private func makeWorld(dropping: Bool = false) throws(StageSimulationError) -> World {
         // The configured strategy is never asked: the host answers for every client.
-        let clients = stages.map { stage in
-            ClientConfig(
+        var clients: [ClientConfig] = []
+        for stage in stages {
+            let metadata = try Self.json(stage.signalingConnectMetadata, of: stage, member: "metadata", dropping: dropping)
+            let notifyMetadata = try Self.json(stage.signalingConnectNotifyMetadata, of: stage, member: "notifyMetadata", dropping: dropping)
+            clients.append(ClientConfig(
                 name: stage.participantId, sdk: stage.sdk, token: .raw(stage.initialToken),
                 video: stage.videoConfiguration,
-                connectMetadata: ConnectMetadata(metadata: stage.signalingConnectMetadata, notifyMetadata: stage.signalingConnectNotifyMetadata)
-            )
+                connectMetadata: ConnectMetadata(metadata: metadata, notifyMetadata: notifyMetadata)
+            ))
         }
         var next = World(stageId: stageId, clients: clients, links: links, defaultLink: network, seed: seed)
         for (participantId, call) in callsBeforeStart {
@@ -192,8 +202,20 @@ public final class StageSimulation {
         return next
     }
 
-    private func start() {
-        world = makeWorld()
+    /// `value` as JSON (SIG-3): a `JSONValue` as it is, any other Encodable value through
+    /// `JSONValue(encoding:)`.
+    private static func json(_ value: (any Encodable)?, of stage: Stage, member: String, dropping: Bool) throws(StageSimulationError) -> JSONValue? {
+        guard let value else { return nil }
+        do {
+            return try JSONValue(encoding: value)
+        } catch {
+            if dropping { return nil }
+            throw StageSimulationError.metadataNotEncodable(participantId: stage.participantId, member: member, reason: "\(error)")
+        }
+    }
+
+    private func start() throws(StageSimulationError) {
+        world = try makeWorld()
         let adapters = world.clients.map { client in
             stagesByName[client.name].map { StrategyAdapter(stage: $0, numbering: numbering) }
         }

@@ -101,6 +101,8 @@ enum TraceHashPins {
         "Scenarios/str-6-downgrade-without-video.yaml": "a38a9f52db29c0ef",
         "Scenarios/tok-5-exp-and-iat-may-change.yaml": "24d86b8c0cd8344e",
         "Scenarios/vis-1-version-threshold.yaml": "727a0022719bdf36",
+        "Scenarios/vis-3-mute-and-late-joiners.yaml": "784d36c2a8380cf3",
+        "Scenarios/tok-6-host-decides-when-to-publish.yaml": "c066508b8fe7ad0b",
         "Scenarios/sub-1-3-session-stream-events.yaml": "f0ccba4e0d7bc719",
     ]
 }

@@ -78,6 +78,60 @@ struct StageFrameTests {
         #expect(simulation.violations.isEmpty)
     }
 
+    /// The Sora page (sora-signaling-json.ja.txt): "どちらも Encodable プロトコルに準拠した値を指定
+    /// します" (both take a value conforming to Encodable), and "基本的なデータ型 (Bool, Int, Float,
+    /// String, Array, Dictionary) は Encodable に対応しているので、これらの値の組み合わせであれば
+    /// エンコード処理を実装する必要はありません" (the basic types are Encodable, so combinations of
+    /// them need no encoding code). Before seed audit 3 the properties were `JSONValue?`, and none
+    /// of these assignments compiled.
+    @Test("SIG-3: the connect metadata properties take any Encodable value, as the seed's Configuration does")
+    func encodableConnectMetadata() throws {
+        struct Seat: Encodable { var row: Int; var vip: Bool }
+        let simulation = StageSimulation(seed: 5, stageId: "demo")
+        let flag = try addStage("flag", to: simulation)
+        let ratio = try addStage("ratio", to: simulation)
+        let rows = try addStage("rows", to: simulation)
+        let seat = try addStage("seat", to: simulation)
+        let enabled = true
+        let scale: Float = 0.1
+        let counts: [String: Int] = ["b": 2, "a": 1]
+        flag.stage.signalingConnectMetadata = enabled
+        ratio.stage.signalingConnectMetadata = scale
+        rows.stage.signalingConnectMetadata = [counts, [:]]
+        seat.stage.signalingConnectMetadata = ["key": "value"]  // the seed's own example, a [String: String]
+        seat.stage.signalingConnectNotifyMetadata = Seat(row: 3, vip: true)
+        var notifies: [SignalingNotify] = []
+        flag.stage.onReceiveSignaling = { if case .notify(let notify) = $0 { notifies.append(notify) } }
+        for stage in [flag, ratio, rows, seat] { try stage.stage.join() }
+        try simulation.run(for: .seconds(1))
+
+        let connects = simulation.trace.events.compactMap { event -> String? in
+            guard event.observer == "server", case .delivered(.join, let frame) = event.kind else { return nil }
+            return frame
+        }
+        #expect(connects.contains { $0.hasPrefix(#"{"type":"connect","metadata":true,"#) })
+        #expect(connects.contains { $0.hasPrefix(#"{"type":"connect","metadata":0.1,"#) })
+        #expect(connects.contains { $0.hasPrefix(#"{"type":"connect","metadata":[{"a":1,"b":2},{}],"#) })
+        #expect(connects.contains { $0.hasPrefix(#"{"type":"connect","metadata":{"key":"value"},"signaling_notify_metadata":{"row":3,"vip":true},"#) })
+        #expect(notifies.first { $0.connectionId == "seat" }?.metadata == ["row": 3, "vip": true])
+        #expect(simulation.violations.isEmpty)
+    }
+
+    @Test("SIG-3: connect metadata with no JSON form makes the first run throw, naming the stage and the member")
+    func unencodableConnectMetadata() throws {
+        let simulation = StageSimulation(seed: 5, stageId: "demo")
+        let odd = try addStage("odd", to: simulation)
+        odd.stage.signalingConnectNotifyMetadata = ["ratio": Double.nan]
+        try odd.stage.join()
+        #expect {
+            try simulation.run(for: .seconds(1))
+        } throws: { error in
+            guard case StageSimulationError.metadataNotEncodable(let id, let member, _) = error else { return false }
+            return id == "odd" && member == "notifyMetadata"
+        }
+        #expect(!simulation.hasStarted)
+    }
+
     @Test("the offer names the participant by the connection id notify uses for it (SIG-1, SIG-5)")
     func offerConnectionId() throws {
         let simulation = StageSimulation(seed: 5, stageId: "demo")

@@ -41,8 +41,8 @@ struct ConfigTests {
 
         let simulation = StageSimulation(seed: 1, stageId: "stage-1")
         let stage = try Stage(token: drafted.initialToken, strategy: DefaultStrategy(), sdk: mobile137)
-        stage.signalingConnectMetadata = .object(["secret": .string("s3cret")])
-        stage.signalingConnectNotifyMetadata = .object(["name": .string("alice")])
+        stage.signalingConnectMetadata = JSONValue.object(["secret": .string("s3cret")])
+        stage.signalingConnectNotifyMetadata = JSONValue.object(["name": .string("alice")])
         try simulation.add(stage)
         var expected = drafted
         expected.token = .raw(drafted.initialToken)
