@@ -91,7 +91,7 @@ private struct StateHasher: MonitorReader {
     mutating func read<Monitor: InvariantMonitor>(_ monitor: Monitor) {
         writer.reset()
         monitor.encodeState(into: &writer, world: world)
-        hashes.append(XXH3.hash64(writer.bytes))
+        hashes.append(writer.hash64())
     }
 }
 
@@ -115,7 +115,7 @@ private struct StateHashUpdater: MonitorPairReader {
     mutating func rehash(_ monitor: some InvariantMonitor) {
         writer.reset()
         monitor.encodeState(into: &writer, world: world)
-        hashes[position] = XXH3.hash64(writer.bytes)
+        hashes[position] = writer.hash64()
         position += 1
     }
 }

@@ -12,28 +12,60 @@ public protocol CanonicalEncodable {
 /// generic ones (`writeUnordered`, `write(_:)` of an encodable) are specialized in the modules
 /// that call them, with no generic metadata or witness table looked up per write.
 public struct CanonicalWriter: Sendable {
-    @usableFromInline var storage: [UInt8] = []
+    /// The buffer: its first `count` bytes are what was written; the rest is room, so a
+    /// fixed-width write is one store (no `append`, whose generic copy cost more than the
+    /// encoding itself in the model checker's profile).
+    @usableFromInline var storage: [UInt8]
+    /// How many bytes of `storage` were written.
+    @usableFromInline var count = 0
 
     /// The bytes written so far.
-    @inlinable public var bytes: [UInt8] { storage }
+    @inlinable public var bytes: [UInt8] { Array(storage[..<count]) }
 
-    public init(reservingCapacity capacity: Int = 256) { storage.reserveCapacity(capacity) }
+    /// XXH3-64 of the bytes written so far, read in place.
+    @inlinable public func hash64(seed: UInt64 = 0) -> UInt64 {
+        storage.withUnsafeBytes { XXH3.hash64(raw: UnsafeRawBufferPointer(rebasing: $0[..<count]), seed: seed) }
+    }
 
-    // A raw buffer is not contiguous storage to `append(contentsOf:)`, which then copies it
-    // byte by byte; typed as bytes, it is copied whole.
+    public init(reservingCapacity capacity: Int = 256) { storage = Array(repeating: 0, count: max(capacity, 16)) }
+
+    /// Makes room for `byteCount` more bytes and counts them written; returns where they start.
+    @inlinable mutating func claim(_ byteCount: Int) -> Int {
+        let start = count
+        if start + byteCount > storage.count { grow(toHold: start + byteCount) }
+        count = start + byteCount
+        return start
+    }
+
+    @usableFromInline mutating func grow(toHold byteCount: Int) {
+        storage.append(contentsOf: repeatElement(0, count: max(byteCount, 2 * storage.count) - storage.count))
+    }
+
     @inlinable public mutating func write(_ value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { storage.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
+        let start = claim(8)
+        storage.withUnsafeMutableBytes { $0.storeBytes(of: value.littleEndian, toByteOffset: start, as: UInt64.self) }
     }
     @inlinable public mutating func write(_ value: UInt32) {
-        withUnsafeBytes(of: value.littleEndian) { storage.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
+        let start = claim(4)
+        storage.withUnsafeMutableBytes { $0.storeBytes(of: value.littleEndian, toByteOffset: start, as: UInt32.self) }
     }
     @inlinable public mutating func write(_ value: Int) { write(UInt64(bitPattern: Int64(value))) }
-    @inlinable public mutating func write(_ value: UInt8) { storage.append(value) }
-    @inlinable public mutating func write(_ value: Bool) { storage.append(value ? 1 : 0) }
+    @inlinable public mutating func write(_ value: UInt8) { storage[claim(1)] = value }
+    @inlinable public mutating func write(_ value: Bool) { write(UInt8(value ? 1 : 0)) }
     @inlinable public mutating func write(_ value: Double) { write(value.bitPattern) }
     @inlinable public mutating func write(_ value: String) {
-        write(UInt32(value.utf8.count))
-        storage.append(contentsOf: value.utf8)
+        var value = value
+        value.withUTF8 { utf8 in
+            write(UInt32(utf8.count))
+            writeBytes(UnsafeRawBufferPointer(utf8))
+        }
+    }
+
+    /// Copies `bytes` in after what was written.
+    @inlinable mutating func writeBytes(_ bytes: UnsafeRawBufferPointer) {
+        guard !bytes.isEmpty else { return }
+        let start = claim(bytes.count)
+        storage.withUnsafeMutableBytes { UnsafeMutableRawBufferPointer(rebasing: $0[start..<start + bytes.count]).copyMemory(from: bytes) }
     }
     @inlinable public mutating func write<Value: CanonicalEncodable>(_ value: Value) { value.encode(to: &self) }
     @inlinable public mutating func write<Value: CanonicalEncodable>(_ value: Value?) {
@@ -54,7 +86,7 @@ public struct CanonicalWriter: Sendable {
     }
 
     /// Bytes this writer's rules produced earlier for a value, written again as they are.
-    @inlinable public mutating func writeEncoded(_ encoded: [UInt8]) { storage.append(contentsOf: encoded) }
+    @inlinable public mutating func writeEncoded(_ encoded: [UInt8]) { encoded.withUnsafeBytes { writeBytes($0) } }
 
     /// Encodings of immutable shared objects (a frame's content), by identity: each entry keeps
     /// its object, so no identity is reused while it is remembered (`writeOnce`).
@@ -66,14 +98,14 @@ public struct CanonicalWriter: Sendable {
     /// renaming `encode` always runs, since the remembered bytes are written without one.
     public mutating func writeOnce(_ object: any AnyObject & Sendable, _ encode: (inout CanonicalWriter) -> Void) {
         guard !renames else { return encode(&self) }
-        if let known = encodedObjects[ObjectIdentifier(object)] { return storage.append(contentsOf: known.bytes) }
-        let start = storage.count
+        if let known = encodedObjects[ObjectIdentifier(object)] { return writeEncoded(known.bytes) }
+        let start = count
         encode(&self)
-        encodedObjects[ObjectIdentifier(object)] = (object, Array(storage[start...]))
+        encodedObjects[ObjectIdentifier(object)] = (object, Array(storage[start..<count]))
     }
 
     /// Clears the buffer but keeps its storage, for encoders reused on a hot path.
-    @inlinable public mutating func reset() { storage.removeAll(keepingCapacity: true) }
+    @inlinable public mutating func reset() { count = 0 }
 
     /// Symmetry reduction: participant names (ids, jtis) and client indices are written through
     /// these maps, so that a world and its image under a permutation of interchangeable
@@ -105,29 +137,27 @@ public struct CanonicalWriter: Sendable {
     /// ends is kept on the writer's reused stack (nested sets push above their parent's), so a
     /// set costs no allocation.
     @inlinable public mutating func writeUnordered<Elements: Sequence>(_ elements: Elements, _ encode: (inout CanonicalWriter, Elements.Element) -> Void) {
-        let countOffset = storage.count
+        let countOffset = count
         write(UInt32(0))
-        let start = storage.count
+        let start = count
         let base = elementEnds.count
         for element in elements {
             encode(&self, element)
-            elementEnds.append(storage.count)
+            elementEnds.append(count)
         }
-        let count = elementEnds.count - base
-        guard count > 0 else { return }
-        patchCount(UInt32(count), at: countOffset)
-        if count > 1 { sortElements(from: start, ends: elementEnds[base...]) }
-        elementEnds.removeLast(count)
+        let elementCount = elementEnds.count - base
+        guard elementCount > 0 else { return }
+        patchCount(UInt32(elementCount), at: countOffset)
+        if elementCount > 1 { sortElements(from: start, ends: elementEnds[base...]) }
+        elementEnds.removeLast(elementCount)
     }
 
     /// Where each element of the sets being written ends, innermost set last.
     @usableFromInline var elementEnds: [Int] = []
 
     /// Overwrites the count written as a placeholder at `offset`.
-    @usableFromInline mutating func patchCount(_ count: UInt32, at offset: Int) {
-        withUnsafeBytes(of: count.littleEndian) { count in
-            for (position, byte) in count.enumerated() { storage[offset + position] = byte }
-        }
+    @usableFromInline mutating func patchCount(_ elementCount: UInt32, at offset: Int) {
+        storage.withUnsafeMutableBytes { $0.storeBytes(of: elementCount.littleEndian, toByteOffset: offset, as: UInt32.self) }
     }
 
     /// Reorders the elements written from `start` (element `i` ends at `ends[i]`) by their bytes;
@@ -136,7 +166,7 @@ public struct CanonicalWriter: Sendable {
     @usableFromInline mutating func sortElements(from start: Int, ends: ArraySlice<Int>) {
         guard !elementsInOrder(from: start, ends: ends) else { return }
         let ranges = ends.indices.map { (i: Int) -> Range<Int> in (i == ends.startIndex ? start : ends[i - 1])..<ends[i] }
-        let written = Array(storage[start...])
+        let written = Array(storage[start..<count])
         let sorted = ranges.sorted { left, right in
             written[(left.lowerBound - start)..<(left.upperBound - start)]
                 .lexicographicallyPrecedes(written[(right.lowerBound - start)..<(right.upperBound - start)])
@@ -184,6 +214,11 @@ public enum XXH3 {
         }
     }
 
+    /// XXH3-64 of bytes in memory (a canonical writer's buffer, read in place).
+    public static func hash64(raw buffer: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
+        XXH3_64bits_withSeed(buffer.baseAddress, buffer.count, seed)
+    }
+
     /// XXH3-64 of a list of 64-bit words as they lie in memory (the checker combining its
     /// component and monitor hashes), with no copy into a byte buffer.
     public static func hash64(words: [UInt64], seed: UInt64 = 0) -> UInt64 {
@@ -195,7 +230,7 @@ public enum XXH3 {
     public static func hash64<Value: CanonicalEncodable>(of value: Value) -> UInt64 {
         var writer = CanonicalWriter()
         value.encode(to: &writer)
-        return hash64(writer.bytes)
+        return writer.hash64()
     }
 
     /// The 64-bit hash as 16 lowercase hex digits, the form every report prints.

@@ -66,7 +66,7 @@ extension World {
     public func componentHash(_ component: Int, scratch: inout CanonicalWriter) -> UInt64 {
         scratch.reset()
         encodeComponent(component, into: &scratch)
-        return XXH3.hash64(scratch.bytes)
+        return scratch.hash64()
     }
 
     /// XXH3-64 of that encoding (writer built with the given renaming maps).

@@ -46,7 +46,7 @@ public final class WorldConfig: Hashable, Sendable {
         var writer = CanonicalWriter(reservingCapacity: 1024)
         Self.encode(stageId: stageId, publisherCapacity: publisherCapacity, keyRing: keyRing, keepalive: keepalive,
                     faults: faults, clients: sorted, links: self.links, to: &writer)
-        self.fingerprint = XXH3.hash64(writer.bytes)
+        self.fingerprint = writer.hash64()
     }
 
     /// The canonical encoding the fingerprint hashes: every setting, fault times included

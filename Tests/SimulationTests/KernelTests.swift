@@ -90,4 +90,51 @@ struct HashTests {
         writer.write("hé")
         #expect(writer.bytes == [1, 0, 0, 0, 3, 0, 0, 0, 0x68, 0xC3, 0xA9])
     }
+
+    /// The writer keeps room past what it wrote; whatever it grows through, resets or sorts,
+    /// its bytes are exactly those of the writes (built here independently, byte by byte),
+    /// and its in-place hash is the hash of those bytes.
+    @Test("property: drawn writes through growth and reset give exactly their bytes (fixed seeds)", arguments: [UInt64(1), 2, 3, 4])
+    func writerBuffer(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        var writer = CanonicalWriter(reservingCapacity: 1)
+        for _ in 0..<50 {
+            writer.reset()
+            var expected: [UInt8] = []
+            for _ in 0..<Int(random.next() % 40) {
+                let value = random.next()
+                switch value % 5 {
+                case 0:
+                    writer.write(value)
+                    expected += (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+                case 1:
+                    writer.write(UInt32(truncatingIfNeeded: value))
+                    expected += (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+                case 2:
+                    writer.write(UInt8(truncatingIfNeeded: value))
+                    expected.append(UInt8(truncatingIfNeeded: value))
+                case 3:
+                    let text = String(repeating: "é", count: Int(value % 300))
+                    writer.write(text)
+                    expected += (0..<4).map { UInt8(truncatingIfNeeded: text.utf8.count >> (8 * $0)) } + Array(text.utf8)
+                default:
+                    let bytes = (0..<Int(value % 20)).map { UInt8(truncatingIfNeeded: value >> $0) }
+                    writer.writeEncoded(bytes)
+                    expected += bytes
+                }
+            }
+            #expect(writer.bytes == expected)
+            #expect(writer.hash64(seed: 7) == XXH3.hash64(expected, seed: 7))
+        }
+    }
+
+    @Test("unordered elements are counted and sorted by their bytes, nested sets included")
+    func unorderedWrites() {
+        var writer = CanonicalWriter(reservingCapacity: 1)
+        writer.write(UInt8(9))
+        writer.writeUnordered([[3, 1], [2]] as [[UInt8]]) { writer, inner in
+            writer.writeUnordered(inner) { writer, byte in writer.write(byte) }
+        }
+        #expect(writer.bytes == [9, 2, 0, 0, 0, 1, 0, 0, 0, 2, 2, 0, 0, 0, 1, 3])
+    }
 }

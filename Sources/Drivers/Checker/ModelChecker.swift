@@ -254,7 +254,7 @@ public struct ModelChecker: Sendable {
         return world.clients.indices.map { index in
             scratch.reset()
             world.encodeClient(index, into: &scratch)
-            return XXH3.hash64(scratch.bytes)
+            return scratch.hash64()
         }
     }
 
@@ -270,7 +270,7 @@ public struct ModelChecker: Sendable {
         writer.write(node.drops)
         node.world.encodeExplorationState(into: &writer)
         node.monitors.encodeState(into: &writer, world: node.world)
-        return StateKey(fingerprint: XXH3.hash64(writer.bytes), bytes: options.exact ? writer.bytes : [])
+        return StateKey(fingerprint: writer.hash64(), bytes: options.exact ? writer.bytes : [])
     }
 
     private static func precedes(_ left: StateKey, _ right: StateKey) -> Bool {
