@@ -70,6 +70,7 @@ enum TraceHashPins {
         "Scenarios/str-2-subscribe-waits-for-publish.yaml": "f92fbfd868cbc855",
         "Scenarios/str-3-publish-needs-capability.yaml": "e4de5fbe6adeec05",
         "Scenarios/str-5-unchanged-refresh-is-silent.yaml": "4687412d684a2512",
+        "Scenarios/str-7-stream-change-does-not-ask-strategy.yaml": "2d5dddad4159734c",
         "Scenarios/str-8-background-mode.yaml": "4b2e26b11a54ae6f",
         "Scenarios/sub-4-publisher-side-reconnect.yaml": "a39d7132cfb030c8",
         "Scenarios/sub-4-subscriber-reconnects.yaml": "111262326abd1122",
