@@ -64,6 +64,7 @@ struct SweepSixMonitorTests {
         let info = try #require(world.clients[viewer].view["pub"]?.info)
         let state = { (state: SubscribeState) in TraceEvent(time: .seconds(4), observer: "viewer", kind: .renderer(.subscribeStateChanged(info, state, nil))) }
         let messages = { (events: [TraceEvent], world: World) in SweepThreeMonitorTests.messages(SubscriberConnectMonitor(), events, world: world) }
+        try #require(world.clients[viewer].subscribers.count == 1, "the pair's run must leave the viewer one subscriber")
         #expect(messages([state(.notSubscribed)], world) == ["the subscription to pub ended, yet its subscriber #1 to pub-1 is connected, not unsubscribed"])
         #expect(messages([state(.notSubscribed), state(.subscribed)], world) == [], "subscribed again in the same step")
         _ = world.clients[viewer].subscribers[0].state.unsubscribe()
