@@ -40,8 +40,10 @@ struct VisibleMetadata: Hashable, Sendable, CustomStringConvertible {
 /// userId and attributes is what its SDK kind may see, given what the stage service has told it:
 /// - participantDidJoin shows the newest metadata received, silent updates included (VIS-2, VIS-4);
 /// - participantMetadataDidUpdate reaches only mobile >= 1.37.0, only for an announced
-///   participant, with the newest metadata (VIS-1), and such an observer gets it for every
-///   update that arrives while the participant is announced (VIS-3, VIS-4);
+///   participant, with the newest metadata, and only when its userId or attributes differ
+///   from what the renderers were shown (VIS-1: the event is for "remote participants that
+///   exchange tokens to update their userId or attributes"); such an observer gets it for
+///   every update that arrives while the participant is announced (VIS-3, VIS-4);
 /// - every other event of a join..leave shows what the renderers were last shown: older mobile,
 ///   web and composition never see an update before the participant publishes again (VIS-3).
 public struct VisibilityMonitor: InvariantMonitor {
@@ -231,8 +233,11 @@ public struct VisibilityMonitor: InvariantMonitor {
             guard Self.rendersMetadataUpdates(sdk) else {
                 return [violation(event, index: index, "participantMetadataDidUpdate reached a \(sdk) observer; only mobile >= 1.37.0 has it")]
             }
-            guard shown[key] != nil else {
+            guard let before = shown[key] else {
                 return [violation(event, index: index, "participantMetadataDidUpdate for \(info.participantId), which is not announced")]
+            }
+            guard before != metadata else {
+                return [violation(event, index: index, "participantMetadataDidUpdate for \(info.participantId) changes neither its userId nor its attributes (\(metadata)): the event is for updates of those")]
             }
             shown[key] = metadata
             if owed[key] != nil && newest == metadata { owed[key] = nil }

@@ -119,6 +119,24 @@ struct VisibilityMonitorTests {
         #expect(found[0].message.contains("only mobile >= 1.37.0"))
     }
 
+    @Test("VIS-1: a metadata event that changes neither userId nor attributes (a capability-only exchange) is a violation")
+    func metadataEventWithoutMetadataChange() {
+        var trace = TraceBuilder()
+        trace.announce("bob")
+        var capabilitiesOnly = aliceOld
+        capabilitiesOnly.capabilities.canPublish.toggle()
+        trace.deliver("bob", .participantUpdated(capabilitiesOnly))
+        trace.render("bob", .participantMetadataDidUpdate(capabilitiesOnly))
+        let found = check(trace)
+        #expect(found.count == 1)
+        #expect(found.first?.eventIndex == 3)
+        #expect(found.first?.message.contains("changes neither its userId nor its attributes") == true)
+        var silent = TraceBuilder()
+        silent.announce("bob")
+        silent.deliver("bob", .participantUpdated(capabilitiesOnly))
+        #expect(check(silent).isEmpty, "nothing owed: the update changed no metadata")
+    }
+
     @Test("VIS-1: a metadata event for a participant not announced to a mobile 1.37.0 observer is a violation")
     func metadataEventBeforeJoin() {
         var trace = TraceBuilder()

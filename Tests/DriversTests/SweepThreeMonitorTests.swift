@@ -115,6 +115,7 @@ struct SweepThreeMonitorTests {
 
     @Test("own-frames-are-understood passes the bundled scenarios, whose injected frames are the only protocol errors", arguments: [
         "sig-8-rnd-3-contradicting-frames", "sig-8-bad-frames-keep-state", "sig-8-out-of-range-numbers",
+        "sig-8-unknown-participant-frames",
     ])
     func ownFramesInScenarios(_ name: String) throws {
         let scenario = try ScenarioLoader.load(path: packageRoot + "/Scenarios/\(name).yaml")

@@ -57,7 +57,17 @@ import SubscriberModel
 /// - publisher video sources (15%): the target, and each other participant half the time,
 ///   publishes a camera, screen-sharing or custom video source at a size other than the
 ///   default portrait 720x1280 (landscape, smaller, square): a stream must carry its
-///   publisher's video type and track size (SUB-7).
+///   publisher's video type and track size (SUB-7);
+/// - unsubscribe while subscribing (12%): a participant subscribed with audio and video to the
+///   next one turns its answer to none 1-300 ms after that one starts publishing, often while
+///   the subscription is still being attempted, and half the time back 1-30 ms later: the
+///   unsubscribe must end the subscriber that was subscribing (SUB-3), and subscribing again
+///   makes a new one (SUB-2);
+/// - stream change after a quiet strategy change (10%): a participant subscribed to the next
+///   one changes its subscribe answer without a refresh, then that publisher mutes or unmutes
+///   a stream, and only later does the participant refresh: the stream change is a renderer
+///   event, which must not feed back into the strategy (STR-7), and the refresh applies the
+///   new answer (STR-5).
 struct Situations {
     private var random: SplitMix64
     /// Whether this seed draws a full stage: it decides the participant count.
@@ -95,6 +105,8 @@ struct Situations {
             ("exchange after a refused one", 10, { $0.exchangeAfterRefusedOne(&$1, $2) }),
             ("subscribe gained after a quiet strategy change", 10, { $0.subscribeGainedAfterQuietStrategyChange(&$1, $2) }),
             ("publisher video sources", 15, { $0.publisherVideoSources(&$1, $2) }),
+            ("unsubscribe while subscribing", 12, { $0.unsubscribeWhileSubscribing(&$1, $2) }),
+            ("stream change after a quiet strategy change", 10, { $0.streamChangeAfterQuietStrategyChange(&$1, $2) }),
         ]
         for kind in kinds {
             guard random.percentChance(kind.percent) else {
@@ -440,6 +452,59 @@ struct Situations {
             .init(atMilliseconds: exchange, participant: name, call: .exchangeToken(.patch(patch))),
         ]
         return "\(name) subscribes \(declared.rawValue) -> \(answer.rawValue) at \(VirtualDuration.milliseconds(change)) (no refresh), gains subscribe at \(VirtualDuration.milliseconds(exchange)), \(draft.participants[publisher].name) publishes"
+    }
+
+    /// SUB-2, SUB-3: the target subscribes with audio and video to the next participant, which
+    /// stops publishing (if it was) 1 s before a refresh that starts it publishing, 2 s or more
+    /// after both joined; 1-300 ms after that publish (within a round trip or two of the
+    /// target's subscription) the target's strategy answers none and it refreshes, and half the
+    /// time it answers audioVideo again and refreshes 1-30 ms later.
+    private mutating func unsubscribeWhileSubscribing(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        guard draft.participants.count > 1 else { return "needs two participants" }
+        let publisher = (target + 1) % draft.participants.count
+        draft.participants[publisher].capabilities.canPublish = true
+        draft.participants[target].capabilities.canSubscribe = true
+        draft.participants[target].subscribe = .audioVideo
+        let (name, publisherName) = (draft.participants[target].name, draft.participants[publisher].name)
+        let publish = max(Self.joinTime(of: name, in: draft), Self.joinTime(of: publisherName, in: draft)) + 2_000 + random.upTo(draft.durationSeconds * 400)
+        let unsubscribe = publish + 1 + random.upTo(299)
+        draft.steps += ScenarioGenerator.refresh(publisherName, at: publish - 1_000, StrategyPatch(publish: false))
+        draft.steps += ScenarioGenerator.refresh(publisherName, at: publish, StrategyPatch(publish: true, streams: [LocalStream(kind: .audio), LocalStream(kind: .video)]))
+        draft.steps += ScenarioGenerator.refresh(name, at: unsubscribe, StrategyPatch(subscribe: SubscribeType.none))
+        var text = "\(publisherName) publishes at \(VirtualDuration.milliseconds(publish)), \(name) unsubscribes at \(VirtualDuration.milliseconds(unsubscribe))"
+        if random.percentChance(50) {
+            let again = unsubscribe + 1 + random.upTo(29)
+            draft.steps += ScenarioGenerator.refresh(name, at: again, StrategyPatch(subscribe: .audioVideo))
+            text += " and subscribes again at \(VirtualDuration.milliseconds(again))"
+        }
+        return text
+    }
+
+    /// STR-7, STR-5: the target subscribes with audio and video to the next participant, which
+    /// publishes audio and video; 3-8 s after both joined the target changes its subscribe
+    /// answer (to audioOnly or none) without a refresh, 1-3 s later the publisher mutes or
+    /// unmutes its audio or video, and 1-3 s after that the target refreshes.
+    private mutating func streamChangeAfterQuietStrategyChange(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        guard draft.participants.count > 1 else { return "needs two participants" }
+        let publisher = (target + 1) % draft.participants.count
+        draft.participants[publisher].capabilities.canPublish = true
+        draft.participants[publisher].publish = true
+        draft.participants[target].capabilities.canSubscribe = true
+        draft.participants[target].subscribe = .audioVideo
+        let (name, publisherName) = (draft.participants[target].name, draft.participants[publisher].name)
+        let answer: SubscribeType = random.percentChance(50) ? .audioOnly : SubscribeType.none
+        let change = max(Self.joinTime(of: name, in: draft), Self.joinTime(of: publisherName, in: draft)) + 3_000 + random.upTo(5_000)
+        let mute = change + 1_000 + random.upTo(2_000)
+        let refresh = mute + 1_000 + random.upTo(2_000)
+        let kind: MediaKind = random.percentChance(50) ? .audio : .video
+        let muted = random.percentChance(70)
+        draft.steps += [
+            .init(atMilliseconds: change, participant: name, call: .setStrategy(StrategyPatch(subscribe: answer))),
+            .init(atMilliseconds: mute, participant: publisherName, call: .setMuted(kind, muted: muted)),
+            .init(atMilliseconds: refresh, participant: name, call: .refreshStrategy),
+        ]
+        draft.durationSeconds = max(draft.durationSeconds, refresh / 1_000 + 10)
+        return "\(name) subscribes \(answer.rawValue) at \(VirtualDuration.milliseconds(change)) (no refresh), \(publisherName) sets \(kind.rawValue) muted=\(muted) at \(VirtualDuration.milliseconds(mute)), \(name) refreshes at \(VirtualDuration.milliseconds(refresh))"
     }
 
     /// SUB-8: the target subscribes with audio and video to the next participant, which
