@@ -137,6 +137,19 @@ struct Situations {
 
     private static func milliseconds(_ duration: VirtualDuration) -> UInt64 { duration.nanoseconds / 1_000_000 }
 
+    /// Makes the target subscribe with audio and video to the next participant, which may
+    /// publish (and publishes from its join when `publishing`); returns both names and when
+    /// both have joined (ms).
+    private static func subscribeToNext(_ draft: inout ScenarioDraft, _ target: Int, publishing: Bool) -> (name: String, publisherName: String, bothJoined: UInt64) {
+        let publisher = (target + 1) % draft.participants.count
+        draft.participants[publisher].capabilities.canPublish = true
+        if publishing { draft.participants[publisher].publish = true }
+        draft.participants[target].capabilities.canSubscribe = true
+        draft.participants[target].subscribe = .audioVideo
+        let (name, publisherName) = (draft.participants[target].name, draft.participants[publisher].name)
+        return (name, publisherName, max(joinTime(of: name, in: draft), joinTime(of: publisherName, in: draft)))
+    }
+
     private mutating func cut(_ draft: inout ScenarioDraft, _ name: String, _ direction: PartitionDirection, from: UInt64, to: UInt64) -> String {
         draft.faults.append(ScenarioDraft.Fault(participant: name, direction: direction, fromMilliseconds: from, toMilliseconds: to))
         return "\(direction.rawValue) cut \(VirtualDuration.milliseconds(from))..\(VirtualDuration.milliseconds(to))"
@@ -461,12 +474,8 @@ struct Situations {
     /// time it answers audioVideo again and refreshes 1-30 ms later.
     private mutating func unsubscribeWhileSubscribing(_ draft: inout ScenarioDraft, _ target: Int) -> String {
         guard draft.participants.count > 1 else { return "needs two participants" }
-        let publisher = (target + 1) % draft.participants.count
-        draft.participants[publisher].capabilities.canPublish = true
-        draft.participants[target].capabilities.canSubscribe = true
-        draft.participants[target].subscribe = .audioVideo
-        let (name, publisherName) = (draft.participants[target].name, draft.participants[publisher].name)
-        let publish = max(Self.joinTime(of: name, in: draft), Self.joinTime(of: publisherName, in: draft)) + 2_000 + random.upTo(draft.durationSeconds * 400)
+        let (name, publisherName, bothJoined) = Self.subscribeToNext(&draft, target, publishing: false)
+        let publish = bothJoined + 2_000 + random.upTo(draft.durationSeconds * 400)
         let unsubscribe = publish + 1 + random.upTo(299)
         draft.steps += ScenarioGenerator.refresh(publisherName, at: publish - 1_000, StrategyPatch(publish: false))
         draft.steps += ScenarioGenerator.refresh(publisherName, at: publish, StrategyPatch(publish: true, streams: [LocalStream(kind: .audio), LocalStream(kind: .video)]))
@@ -486,14 +495,9 @@ struct Situations {
     /// unmutes its audio or video, and 1-3 s after that the target refreshes.
     private mutating func streamChangeAfterQuietStrategyChange(_ draft: inout ScenarioDraft, _ target: Int) -> String {
         guard draft.participants.count > 1 else { return "needs two participants" }
-        let publisher = (target + 1) % draft.participants.count
-        draft.participants[publisher].capabilities.canPublish = true
-        draft.participants[publisher].publish = true
-        draft.participants[target].capabilities.canSubscribe = true
-        draft.participants[target].subscribe = .audioVideo
-        let (name, publisherName) = (draft.participants[target].name, draft.participants[publisher].name)
+        let (name, publisherName, bothJoined) = Self.subscribeToNext(&draft, target, publishing: true)
         let answer: SubscribeType = random.percentChance(50) ? .audioOnly : SubscribeType.none
-        let change = max(Self.joinTime(of: name, in: draft), Self.joinTime(of: publisherName, in: draft)) + 3_000 + random.upTo(5_000)
+        let change = bothJoined + 3_000 + random.upTo(5_000)
         let mute = change + 1_000 + random.upTo(2_000)
         let refresh = mute + 1_000 + random.upTo(2_000)
         let kind: MediaKind = random.percentChance(50) ? .audio : .video
@@ -513,13 +517,8 @@ struct Situations {
     /// only one dimension of the large layer exceeds) for that publisher.
     private mutating func layerPreferences(_ draft: inout ScenarioDraft, _ target: Int) -> String {
         guard draft.participants.count > 1 else { return "needs two participants" }
-        let publisher = (target + 1) % draft.participants.count
-        draft.participants[publisher].capabilities.canPublish = true
-        draft.participants[publisher].publish = true
-        draft.participants[target].capabilities.canSubscribe = true
-        draft.participants[target].subscribe = .audioVideo
-        let (name, publisherName) = (draft.participants[target].name, draft.participants[publisher].name)
-        var at = max(Self.joinTime(of: name, in: draft), Self.joinTime(of: publisherName, in: draft)) + 3_000 + random.upTo(5_000)
+        let (name, publisherName, bothJoined) = Self.subscribeToNext(&draft, target, publishing: true)
+        var at = bothJoined + 3_000 + random.upTo(5_000)
         var calls: [String] = []
         for _ in 0..<2 {
             let sizes = [(width: 720, height: 1280), (width: 360, height: 640), (width: 720, height: 1000), (width: 400, height: 1280)]
