@@ -29,9 +29,9 @@ public struct StreamPropertiesMonitor: InvariantMonitor {
     public var name: String { "streams-describe-their-publisher" }
     public var summary: String { "a created stream carries its publisher's video size and type, the user id it published with, and the creation time of its first publish" }
     public var rules: [String] { ["SUB-7"] }
-    /// The user id each remote publisher was announced with in the current step, by
-    /// "observer/participant id"; emptied at the end of the step.
-    private var joinedAs: [String: String] = [:]
+    /// The user id each remote publisher was announced with in the current step, by observer
+    /// and participant id; emptied at the end of the step.
+    private var joinedAs: [ObserverParticipant: String] = [:]
     /// Observers that received an injected frame in the current step; emptied at its end.
     private var injected: Set<String> = []
     /// The creation time the service held, at the end of the previous step, for each
@@ -48,14 +48,14 @@ public struct StreamPropertiesMonitor: InvariantMonitor {
         if event.peer == TraceEvent.injectedSender { injected.insert(event.observer) }
         switch event.kind {
         case .renderer(.participantDidJoin(let info)) where !info.isLocal:
-            joinedAs[event.observer + "/" + info.participantId] = info.userId
+            joinedAs[ObserverParticipant(observer: event.observer, participantId: info.participantId)] = info.userId
         case .subscriber(let told):
             guard case .streamCreated(let stream) = told.event, !injected.contains(event.observer) else { return [] }
             var found: [Violation] = []
             if stream.creationTime > event.time.nanoseconds {
                 found.append(violation(event, index: index, "stream \(stream.streamId) of \(told.publisherId) was created at \(VirtualTime(nanoseconds: stream.creationTime)), after it is told"))
             }
-            if let userId = joinedAs[event.observer + "/" + told.publisherId], stream.name != userId {
+            if let userId = joinedAs[ObserverParticipant(observer: event.observer, participantId: told.publisherId)], stream.name != userId {
                 found.append(violation(event, index: index, "stream \(stream.streamId) of \(told.publisherId) is named \(TraceText.json(stream.name)), but it was published by user \(TraceText.json(userId))"))
             }
             let shown = VideoShape(width: stream.videoDimensions.width, height: stream.videoDimensions.height, type: stream.videoType)
