@@ -1,6 +1,8 @@
 /// The `event_type` of a notify message (SIG-5): connection.created, connection.updated,
-/// connection.destroyed *(ext)*; any other event type is kept as its text.
-public enum NotifyEventType: Hashable, Sendable {
+/// connection.destroyed *(ext)*; any other event type is kept as its text. The Sora page's
+/// handler switches on the text (`switch notify.eventType { case "connection.created": ... }`),
+/// so a string literal is an event type too.
+public enum NotifyEventType: Hashable, Sendable, ExpressibleByStringLiteral {
     case connectionCreated
     case connectionUpdated
     case connectionDestroyed
@@ -14,6 +16,8 @@ public enum NotifyEventType: Hashable, Sendable {
         default: self = .other(text)
         }
     }
+
+    public init(stringLiteral text: String) { self.init(text: text) }
 
     /// The wire spelling.
     public var text: String {

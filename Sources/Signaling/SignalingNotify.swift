@@ -1,6 +1,8 @@
 /// `type: notify`, a server event about the channel (SIG-5): `event_type` plus the
-/// connection it is about. `metadata`, `authnMetadata` (`authn_metadata`) and
-/// `authzMetadata` (`authz_metadata`) carry arbitrary JSON and are receive-only (SIG-2).
+/// connection it is about. `metadata`, `authn_metadata` and `authz_metadata` carry arbitrary
+/// JSON and are receive-only (SIG-2): held here as typed values (`metadataValue`, ...); the
+/// SDK's `Any?` properties of the Sora page (`metadata`, `authnMetadata`, `authzMetadata`)
+/// are in StageSDK, which has Foundation.
 /// The channel connection counts are Sora's *(ext)*, each within `connectionCountRange`.
 public struct SignalingNotify: Hashable, Sendable, SignalingPayload {
     static let messageType = SignalingMessageType.notify
@@ -12,11 +14,12 @@ public struct SignalingNotify: Hashable, Sendable, SignalingPayload {
     /// `client_id`
     public var clientId: String?
     public var role: SignalingRole?
-    public var metadata: JSONValue?
+    /// `metadata`
+    public var metadataValue: JSONValue?
     /// `authn_metadata`
-    public var authnMetadata: JSONValue?
+    public var authnMetadataValue: JSONValue?
     /// `authz_metadata`
-    public var authzMetadata: JSONValue?
+    public var authzMetadataValue: JSONValue?
     /// `channel_connections` *(ext)*
     public var channelConnections: Int?
     /// `channel_sendrecv_connections` *(ext)*
@@ -40,9 +43,9 @@ public struct SignalingNotify: Hashable, Sendable, SignalingPayload {
         self.connectionId = connectionId
         self.clientId = clientId
         self.role = role
-        self.metadata = metadata
-        self.authnMetadata = authnMetadata
-        self.authzMetadata = authzMetadata
+        metadataValue = metadata
+        authnMetadataValue = authnMetadata
+        authzMetadataValue = authzMetadata
         self.channelConnections = channelConnections
         self.channelSendrecvConnections = channelSendrecvConnections
         self.channelSendonlyConnections = channelSendonlyConnections
@@ -54,9 +57,9 @@ public struct SignalingNotify: Hashable, Sendable, SignalingPayload {
         connectionId = try fields.optionalString("connection_id")
         clientId = try fields.optionalString("client_id")
         role = try fields.optionalString("role").map(SignalingRole.init(text:))
-        metadata = fields.optionalValue("metadata")
-        authnMetadata = fields.optionalValue("authn_metadata")
-        authzMetadata = fields.optionalValue("authz_metadata")
+        metadataValue = fields.optionalValue("metadata")
+        authnMetadataValue = fields.optionalValue("authn_metadata")
+        authzMetadataValue = fields.optionalValue("authz_metadata")
         channelConnections = try fields.optionalCount("channel_connections", in: Self.connectionCountRange)
         channelSendrecvConnections = try fields.optionalCount("channel_sendrecv_connections", in: Self.connectionCountRange)
         channelSendonlyConnections = try fields.optionalCount("channel_sendonly_connections", in: Self.connectionCountRange)
@@ -68,9 +71,9 @@ public struct SignalingNotify: Hashable, Sendable, SignalingPayload {
         fields.set("connection_id", connectionId)
         fields.set("client_id", clientId)
         fields.set("role", role?.text)
-        fields.set("metadata", metadata)
-        fields.set("authn_metadata", authnMetadata)
-        fields.set("authz_metadata", authzMetadata)
+        fields.set("metadata", metadataValue)
+        fields.set("authn_metadata", authnMetadataValue)
+        fields.set("authz_metadata", authzMetadataValue)
         fields.set("channel_connections", channelConnections)
         fields.set("channel_sendrecv_connections", channelSendrecvConnections)
         fields.set("channel_sendonly_connections", channelSendonlyConnections)

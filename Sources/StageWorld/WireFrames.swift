@@ -76,7 +76,7 @@ public enum WireFrames {
         case .notify(let notify): return try decode(notify)
         case .push(let push):
             // A push with no data (SIG-2: data is `Any?`) names no stage event: the application's.
-            guard let data = push.data else { return .applicationData(signaling) }
+            guard let data = push.dataValue else { return .applicationData(signaling) }
             return try PushEvent.message(from: data) ?? .applicationData(signaling)
         case .answer: return .answer
         case .update, .candidate:
@@ -103,7 +103,7 @@ public enum WireFrames {
 
     private static func decode(_ notify: SignalingNotify) throws(FrameError) -> WireMessage {
         switch notify.eventType {
-        case .connectionCreated: return .participantJoined(try announced(notify), notifyMetadata: notify.metadata)
+        case .connectionCreated: return .participantJoined(try announced(notify), notifyMetadata: notify.metadataValue)
         case .connectionUpdated: return .participantUpdated(try announced(notify))
         case .connectionDestroyed: return .participantLeft(participantId: try connectionId(of: notify))
         case .other: return .applicationData(.notify(notify))
@@ -114,8 +114,8 @@ public enum WireFrames {
     /// info, `authz_metadata` grants exactly the capabilities that info has, and
     /// `connection_id` names it (SIG-5).
     private static func announced(_ notify: SignalingNotify) throws(FrameError) -> ParticipantInfo {
-        let info = try WireJSON.info(from: WireReader(notify.authnMetadata, "notify.authn_metadata"))
-        let authorization = try WireReader(notify.authzMetadata, "notify.authz_metadata")
+        let info = try WireJSON.info(from: WireReader(notify.authnMetadataValue, "notify.authn_metadata"))
+        let authorization = try WireReader(notify.authzMetadataValue, "notify.authz_metadata")
         let granted = Capabilities(canPublish: try authorization.bool("allow_publish"), canSubscribe: try authorization.bool("allow_subscribe"))
         guard granted == info.capabilities else { throw FrameError("notify.authz_metadata grants other capabilities than notify.authn_metadata holds") }
         guard try connectionId(of: notify) == info.participantId else { throw FrameError("notify.connection_id is not notify.authn_metadata.participant_id") }

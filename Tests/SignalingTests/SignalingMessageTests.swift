@@ -89,9 +89,9 @@ struct SignalingMessageTests {
         #expect(notify.role == .sendrecv)
         #expect(notify.connectionId == "S5Q2")
         #expect(notify.channelConnections == 2 && notify.channelSendrecvConnections == 2)
-        #expect(notify.metadata?["name"] == "花子")
-        #expect(notify.authnMetadata == .null)
-        #expect(notify.authzMetadata?.jsonText == "[1e400]")
+        #expect(notify.metadataValue?["name"] == "花子")
+        #expect(notify.authnMetadataValue == .null)
+        #expect(notify.authzMetadataValue?.jsonText == "[1e400]")
     }
 
     @Test("SIG-2: push data is Any? (the Sora page): absent is nil, null is a value, neither an error")

@@ -74,7 +74,7 @@ struct StageFrameTests {
         #expect(connects.contains { $0.hasPrefix(#"{"type":"connect","metadata":{"key":"value"},"#) })
         #expect(plain.renderer.events.contains(.connection(.connected, nil)))
         #expect(keyed.renderer.events.contains(.connection(.connected, nil)))
-        #expect(notifies.first { $0.connectionId == "keyed" }?.metadata == ["seat": 7])
+        #expect(notifies.first { $0.connectionId == "keyed" }?.metadataValue == ["seat": 7])
         #expect(simulation.violations.isEmpty)
     }
 
@@ -113,7 +113,7 @@ struct StageFrameTests {
         #expect(connects.contains { $0.hasPrefix(#"{"type":"connect","metadata":0.1,"#) })
         #expect(connects.contains { $0.hasPrefix(#"{"type":"connect","metadata":[{"a":1,"b":2},{}],"#) })
         #expect(connects.contains { $0.hasPrefix(#"{"type":"connect","metadata":{"key":"value"},"signaling_notify_metadata":{"row":3,"vip":true},"#) })
-        #expect(notifies.first { $0.connectionId == "seat" }?.metadata == ["row": 3, "vip": true])
+        #expect(notifies.first { $0.connectionId == "seat" }?.metadataValue == ["row": 3, "vip": true])
         #expect(simulation.violations.isEmpty)
     }
 
