@@ -48,6 +48,37 @@ struct ReceivedJSONTests {
         #expect(simulation.violations.isEmpty)
     }
 
+    @Test("the page's raw handler, parsing each text message with JSONSerialization, finds notify metadata and push data")
+    func pageRawHandler() throws {
+        let simulation = StageSimulation(seed: 5, stageId: "demo")
+        let alice = try addStage("alice", to: simulation)
+        let bob = try addStage("bob", to: simulation)
+        bob.stage.signalingConnectNotifyMetadata = ["seat": 7]
+        var notifyMetadata: [Any] = []
+        var pushData: [Any] = []
+        alice.stage.onReceive = { message in
+            switch message {
+            case .text(let text):
+                guard let data = text.data(using: .utf8),
+                      let json = try? JSONSerialization.jsonObject(with: data, options: []) as? [String: Any] else { return }
+                switch json["type"] as? String {
+                case "notify": if let metadata = json["metadata"] { notifyMetadata.append(metadata) }
+                case "push": if let data = json["data"] { pushData.append(data) }
+                default: break
+                }
+            case .binary:
+                Issue.record("signaling sends text only")
+            }
+        }
+        try alice.stage.join()
+        try bob.stage.join()
+        try simulation.run(for: .seconds(3))
+
+        #expect(notifyMetadata.compactMap { ($0 as? [String: Any])?["seat"] as? Int } == [7])
+        #expect(!pushData.isEmpty)
+        #expect(pushData.allSatisfy { ($0 as? [String: Any])?["event"] is String })
+    }
+
     @Test("absent is nil, null is NSNull, and every JSON kind is the Foundation object JSONSerialization makes")
     func foundationObjects() {
         #expect(SignalingNotify(eventType: "connection.created").metadata == nil)
