@@ -51,7 +51,7 @@ public enum StageErrorCategory: String, Hashable, Sendable, CaseIterable {
 }
 
 /// An error the SDK reports with a connection, publish or subscribe state change (STG-2, TOK-1, STG-4).
-public struct StageError: Hashable, Sendable, CustomStringConvertible {
+public struct StageError: Error, Hashable, Sendable, CustomStringConvertible {
     public var code: StageErrorCode
     public var category: StageErrorCategory
     public var isFatal: Bool

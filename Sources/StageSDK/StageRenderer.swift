@@ -22,8 +22,10 @@ public protocol StageRenderer: AnyObject {
     func stage(_ stage: Stage, participant: ParticipantInfo, didRemove streams: [StageStream])
     /// RND-6: a remote publisher muted or unmuted; each stream's `isMuted` is current.
     func stage(_ stage: Stage, participant: ParticipantInfo, didChangeMutedStreams streams: [StageStream])
-    /// STG-2: the stage's connection state changed, with the error that caused it, if any.
-    func stage(_ stage: Stage, didChange connectionState: ConnectionState, withError error: StageError?)
+    /// STG-2: the stage's connection state changed, with the error that caused it, if any: a
+    /// `StageError` (the seed's signature takes any `Error`, so a renderer written from the page
+    /// is called; `error as? StageError` reads its code).
+    func stage(_ stage: Stage, didChange connectionState: ConnectionState, withError error: (any Error)?)
     /// VIS-1: a participant's userId or attributes changed (mobile >= 1.37.0 only).
     func stage(_ stage: Stage, participantMetadataDidUpdate participant: ParticipantInfo)
 }
@@ -36,7 +38,7 @@ extension StageRenderer {
     public func stage(_ stage: Stage, participant: ParticipantInfo, didAdd streams: [StageStream]) {}
     public func stage(_ stage: Stage, participant: ParticipantInfo, didRemove streams: [StageStream]) {}
     public func stage(_ stage: Stage, participant: ParticipantInfo, didChangeMutedStreams streams: [StageStream]) {}
-    public func stage(_ stage: Stage, didChange connectionState: ConnectionState, withError error: StageError?) {}
+    public func stage(_ stage: Stage, didChange connectionState: ConnectionState, withError error: (any Error)?) {}
     public func stage(_ stage: Stage, participantMetadataDidUpdate participant: ParticipantInfo) {}
 }
 
