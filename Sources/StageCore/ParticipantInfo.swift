@@ -40,6 +40,12 @@ public struct Attributes: Hashable, Sendable, ExpressibleByDictionaryLiteral, Cu
     }
 }
 
+/// The pairs in key order, each with `key` and `value`, as the IVS page iterates a
+/// participant's attributes (`for attribute in participant.attributes { attribute.key ... }`).
+extension Attributes: Sequence {
+    public func makeIterator() -> IndexingIterator<[(key: String, value: String)]> { pairs.makeIterator() }
+}
+
 /// What a token allows its participant to do (TOK-2 `capabilities`).
 public struct Capabilities: Hashable, Sendable, CustomStringConvertible {
     public var canPublish: Bool

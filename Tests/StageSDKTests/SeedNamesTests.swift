@@ -11,6 +11,7 @@ private final class PageApp: IVSStageStrategy, IVSStageRenderer {
     var callbacks: [String] = []
     var connectionErrors: [(any Error)?] = []
     var updatedMetadata: [IVSParticipantInfo] = []
+    var joinedAttributes: [String] = []
 
     func stage(_ stage: IVSStage, shouldSubscribeToParticipant participant: IVSParticipantInfo) -> IVSStageSubscribeType {
         switch participant.attributes["role"] {
@@ -26,7 +27,12 @@ private final class PageApp: IVSStageStrategy, IVSStageRenderer {
         [cameraStream, microphoneStream]
     }
 
-    func stage(_ stage: IVSStage, participantDidJoin participant: IVSParticipantInfo) { callbacks.append("participantDidJoin") }
+    func stage(_ stage: IVSStage, participantDidJoin participant: IVSParticipantInfo) {
+        callbacks.append("participantDidJoin")
+        for attribute in participant.attributes {
+            joinedAttributes.append("\(participant.participantId): \(attribute.key)=\(attribute.value)")
+        }
+    }
     func stage(_ stage: IVSStage, participantDidLeave participant: IVSParticipantInfo) { callbacks.append("participantDidLeave") }
     func stage(_ stage: IVSStage, participant: IVSParticipantInfo, didChange publishState: IVSParticipantPublishState) { callbacks.append("publishState") }
     func stage(_ stage: IVSStage, participant: IVSParticipantInfo, didChange subscribeState: IVSParticipantSubscribeState) { callbacks.append("subscribeState") }
@@ -67,6 +73,7 @@ struct SeedNamesTests {
             #expect(moderatorApp.callbacks.contains(expected), "moderator: \(expected)")
         }
         #expect(!guestApp.callbacks.contains("didAddStreams"))
+        #expect(moderatorApp.joinedAttributes.contains("guest: role=guest"))
         #expect(!guestApp.callbacks.contains("didChangeMutedStreams"))
         #expect(guestApp.callbacks.last == "connectionState disconnected")
         #expect(guestApp.connectionErrors.allSatisfy { $0 == nil })
