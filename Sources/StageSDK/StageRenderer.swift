@@ -22,10 +22,12 @@ public protocol StageRenderer: AnyObject {
     func stage(_ stage: Stage, participant: ParticipantInfo, didRemove streams: [StageStream])
     /// RND-6: a remote publisher muted or unmuted; each stream's `isMuted` is current.
     func stage(_ stage: Stage, participant: ParticipantInfo, didChangeMutedStreams streams: [StageStream])
-    /// STG-2: the stage's connection state changed, with the error that caused it, if any: a
-    /// `StageError` (the seed's signature takes any `Error`, so a renderer written from the page
-    /// is called; `error as? StageError` reads its code).
+    /// STG-2: the stage's connection state changed, with the error that caused it, if any, in
+    /// the IVS page's signature (`withError error: Error?`); the error is a `StageError`.
     func stage(_ stage: Stage, didChange connectionState: ConnectionState, withError error: (any Error)?)
+    /// STG-2, the same change with the error typed (`StageError?`), as StageSim's API first
+    /// wrote it. Both are called for every change: a renderer implements one of the two.
+    func stage(_ stage: Stage, didChange connectionState: ConnectionState, withError error: StageError?)
     /// VIS-1: a participant's userId or attributes changed (mobile >= 1.37.0 only).
     func stage(_ stage: Stage, participantMetadataDidUpdate participant: ParticipantInfo)
 }
@@ -39,6 +41,7 @@ extension StageRenderer {
     public func stage(_ stage: Stage, participant: ParticipantInfo, didRemove streams: [StageStream]) {}
     public func stage(_ stage: Stage, participant: ParticipantInfo, didChangeMutedStreams streams: [StageStream]) {}
     public func stage(_ stage: Stage, didChange connectionState: ConnectionState, withError error: (any Error)?) {}
+    public func stage(_ stage: Stage, didChange connectionState: ConnectionState, withError error: StageError?) {}
     public func stage(_ stage: Stage, participantMetadataDidUpdate participant: ParticipantInfo) {}
 }
 
@@ -69,6 +72,7 @@ extension RendererEvent {
             renderer.stage(stage, participant: info, didChangeMutedStreams: streams)
         case .connectionStateChanged(let state, let error):
             renderer.stage(stage, didChange: state, withError: error)
+            renderer.stage(stage, didChange: state, withError: error.map { $0 as any Error })
         case .participantMetadataDidUpdate(let info):
             renderer.stage(stage, participantMetadataDidUpdate: info)
         }

@@ -65,7 +65,7 @@ struct RendererMirrorTests {
         func stage(_ stage: Stage, participant: ParticipantInfo, didAdd streams: [StageStream]) { calls.append(.added(participant, streams)) }
         func stage(_ stage: Stage, participant: ParticipantInfo, didRemove streams: [StageStream]) { calls.append(.removed(participant, streams)) }
         func stage(_ stage: Stage, participant: ParticipantInfo, didChangeMutedStreams streams: [StageStream]) { calls.append(.muted(participant, streams)) }
-        func stage(_ stage: Stage, didChange connectionState: ConnectionState, withError error: (any Error)?) { calls.append(.connection(connectionState, error as? StageError)) }
+        func stage(_ stage: Stage, didChange connectionState: ConnectionState, withError error: StageError?) { calls.append(.connection(connectionState, error)) }
         func stage(_ stage: Stage, participantMetadataDidUpdate participant: ParticipantInfo) { calls.append(.metadata(participant)) }
     }
 

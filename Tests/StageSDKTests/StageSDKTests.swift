@@ -92,8 +92,8 @@ final class RecordingRenderer: StageRenderer {
         events.append(.muted(participant.participantId, streams))
     }
 
-    func stage(_ stage: Stage, didChange connectionState: ConnectionState, withError error: (any Error)?) {
-        events.append(.connection(connectionState, (error as? StageError)?.code))
+    func stage(_ stage: Stage, didChange connectionState: ConnectionState, withError error: StageError?) {
+        events.append(.connection(connectionState, error?.code))
     }
 
     func index(of event: Event, from start: Int = 0) -> Int? {
