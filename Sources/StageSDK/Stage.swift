@@ -30,11 +30,9 @@ public final class Stage {
     public private(set) var renderers: [any StageRenderer] = []
     /// Receives publish and subscribe errors (STG-1, STG-4).
     public weak var errorDelegate: (any StageErrorDelegate)?
-    /// SIG-7, the raw level: every signaling WebSocket message that reaches this client, as
-    /// received, including frames that turn out to be protocol errors. As in the Sora page's
-    /// `WebSocketChannelHandlers.onReceive`, a handler switches on `.text` and `.binary`
-    /// (signaling sends text only, so `.binary` never comes).
-    public var onReceive: ((SignalingFrame) -> Void)?
+    /// SIG-7, the raw level: every signaling text frame that reaches this client, as received,
+    /// including frames that turn out to be protocol errors.
+    public var onReceive: ((String) -> Void)?
     /// SIG-7, the decoded level: every signaling message that reaches this client and decodes.
     public var onReceiveSignaling: ((SignalingMessage) -> Void)?
     /// The receiving end of this stage's signaling: both handler levels, and the protocol log.

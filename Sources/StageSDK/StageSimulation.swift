@@ -264,7 +264,7 @@ extension StageSimulation {
         default: return
         }
         let delivery = stage.signaling.receive(.text(frame))
-        stage.onReceive?(.text(frame))
+        stage.onReceive?(frame)
         if let message = delivery.message { stage.onReceiveSignaling?(message) }
     }
 }

@@ -48,7 +48,7 @@ struct ReceivedJSONTests {
         #expect(simulation.violations.isEmpty)
     }
 
-    @Test("the page's raw handler, parsing each text message with JSONSerialization, finds notify metadata and push data")
+    @Test("the page's raw handler, parsing each text frame with JSONSerialization, finds notify metadata and push data")
     func pageRawHandler() throws {
         let simulation = StageSimulation(seed: 5, stageId: "demo")
         let alice = try addStage("alice", to: simulation)
@@ -56,18 +56,13 @@ struct ReceivedJSONTests {
         bob.stage.signalingConnectNotifyMetadata = ["seat": 7]
         var notifyMetadata: [Any] = []
         var pushData: [Any] = []
-        alice.stage.onReceive = { message in
-            switch message {
-            case .text(let text):
-                guard let data = text.data(using: .utf8),
-                      let json = try? JSONSerialization.jsonObject(with: data, options: []) as? [String: Any] else { return }
-                switch json["type"] as? String {
-                case "notify": if let metadata = json["metadata"] { notifyMetadata.append(metadata) }
-                case "push": if let data = json["data"] { pushData.append(data) }
-                default: break
-                }
-            case .binary:
-                Issue.record("signaling sends text only")
+        alice.stage.onReceive = { text in
+            guard let data = text.data(using: .utf8),
+                  let json = try? JSONSerialization.jsonObject(with: data, options: []) as? [String: Any] else { return }
+            switch json["type"] as? String {
+            case "notify": if let metadata = json["metadata"] { notifyMetadata.append(metadata) }
+            case "push": if let data = json["data"] { pushData.append(data) }
+            default: break
             }
         }
         try alice.stage.join()

@@ -15,12 +15,7 @@ struct SignalingHandlerTests {
         let bob = try addStage("bob", to: simulation)
         var frames: [String] = []
         var messages: [SignalingMessage] = []
-        alice.stage.onReceive = { message in
-            switch message {
-            case .text(let text): frames.append(text)
-            case .binary: Issue.record("signaling sends text only")
-            }
-        }
+        alice.stage.onReceive = { frames.append($0) }
         alice.stage.onReceiveSignaling = { messages.append($0) }
         try alice.stage.join()
         try simulation.run(for: .seconds(1))
