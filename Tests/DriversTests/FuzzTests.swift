@@ -58,8 +58,11 @@ struct GeneratorTests {
         let generator = ScenarioGenerator()
         let situations = [
             "full stage", "late pong", "short token", "long one-way cut", "foreign token", "audio fallback off",
-            "unanswered join", "capability lost mid-publish", "private metadata", "reconnect runs out", "mute while publishing starts",
-            "attributes at the limit", "narrow downlink",
+            "unanswered join", "capability lost mid-publish", "private metadata", "reconnect runs out",
+            "mute while publishing starts", "one metadata field at a time", "service-issued token", "join called twice",
+            "kept reconnect cut", "token reused", "layer preferences", "attributes at the limit", "narrow downlink",
+            "exchange after a refused one", "subscribe gained after a quiet strategy change", "publisher video sources",
+            "unsubscribe while subscribing", "stream change after a quiet strategy change", "new instance with the other mute",
         ]
         var firstSeed: [String: UInt64] = [:]
         for seed in UInt64(1)...1_000 where firstSeed.count < situations.count {

@@ -43,9 +43,9 @@ import SubscriberModel
 ///   2-10 s after the target's join, which ejects the target's connection (TOK-10);
 /// - layer preferences (15%): a subscriber sets a preferred frame rate or resolution for a
 ///   publisher, twice, at or around the sizes and rate of the publisher's layers (SUB-8);
-/// - attributes at the limit (10%): a participant's token attributes at 1,023, 1,024 or
+/// - attributes at the limit (12%): a participant's token attributes at 1,023, 1,024 or
 ///   1,025 bytes, in its join token or a token it exchanges (TOK-2: at most 1 KB);
-/// - narrow downlink (12%): every media downlink at 400-2,500 kbps, at or between a default
+/// - narrow downlink (25%): every media downlink at 400-2,500 kbps, at or between a default
 ///   publisher's simulcast layers, so subscribers receive the low layer (LST-4);
 /// - exchange after a refused one (10%): a mobile participant exchanges its token for one the
 ///   service refuses (service-issued, or expired), then 0-2 s later for one it accepts, with
@@ -67,7 +67,10 @@ import SubscriberModel
 ///   one changes its subscribe answer without a refresh, then that publisher mutes or unmutes
 ///   a stream, and only later does the participant refresh: the stream change is a renderer
 ///   event, which must not feed back into the strategy (STR-7), and the refresh applies the
-///   new answer (STR-5).
+///   new answer (STR-5);
+/// - new instance with the other mute (10%): a publishing participant's strategy returns new
+///   audio and video instances, one of them muted, and refreshes: the kinds are the same, so
+///   nothing is republished, and the new instances' own mute states must reach the stage (LST-2).
 struct Situations {
     private var random: SplitMix64
     /// Whether this seed draws a full stage: it decides the participant count.
@@ -107,6 +110,7 @@ struct Situations {
             ("publisher video sources", 15, { $0.publisherVideoSources(&$1, $2) }),
             ("unsubscribe while subscribing", 12, { $0.unsubscribeWhileSubscribing(&$1, $2) }),
             ("stream change after a quiet strategy change", 10, { $0.streamChangeAfterQuietStrategyChange(&$1, $2) }),
+            ("new instance with the other mute", 10, { $0.newInstanceWithOtherMute(&$1, $2) }),
         ]
         for kind in kinds {
             guard random.percentChance(kind.percent) else {
@@ -555,6 +559,21 @@ struct Situations {
         let at = Self.joinTime(of: name, in: draft) + 2_000 + random.upTo(draft.durationSeconds * 500)
         draft.steps.append(.init(atMilliseconds: at, participant: name, call: .exchangeToken(.patch(patch))))
         return "\(name) exchanges for \(size) bytes of attributes at \(VirtualDuration.milliseconds(at))"
+    }
+
+    /// LST-2: the target publishes from its join; 3 s or more later its strategy returns new
+    /// audio and video instances (the same kinds, so no republish), one of them muted, and it
+    /// refreshes: the stage must hold the new instances' mute states.
+    private mutating func newInstanceWithOtherMute(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        draft.participants[target].capabilities.canPublish = true
+        draft.participants[target].publish = true
+        let name = draft.participants[target].name
+        let at = Self.joinTime(of: name, in: draft) + 3_000 + random.upTo(draft.durationSeconds * 500)
+        let instance = UInt32(2 + random.upTo(4))
+        let muted: MediaKind = random.percentChance(50) ? .audio : .video
+        let streams = [MediaKind.audio, .video].map { LocalStream(kind: $0, instance: instance, isMuted: $0 == muted) }
+        draft.steps += ScenarioGenerator.refresh(name, at: at, StrategyPatch(publish: true, streams: streams))
+        return "\(name) returns instance \(instance) with \(muted.rawValue) muted at \(VirtualDuration.milliseconds(at))"
     }
 
     /// LST-4: every participant's media downlink at 400-2,500 kbps, at or between the bitrates
