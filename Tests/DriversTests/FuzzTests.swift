@@ -63,6 +63,7 @@ struct GeneratorTests {
             "kept reconnect cut", "token reused", "layer preferences", "attributes at the limit", "narrow downlink",
             "exchange after a refused one", "subscribe gained after a quiet strategy change", "publisher video sources",
             "unsubscribe while subscribing", "stream change after a quiet strategy change", "new instance with the other mute",
+            "exchange while an observer reconnects",
         ]
         var firstSeed: [String: UInt64] = [:]
         for seed in UInt64(1)...1_000 where firstSeed.count < situations.count {

@@ -70,7 +70,10 @@ import SubscriberModel
 ///   new answer (STR-5);
 /// - new instance with the other mute (10%): a publishing participant's strategy returns new
 ///   audio and video instances, one of them muted, and refreshes: the kinds are the same, so
-///   nothing is republished, and the new instances' own mute states must reach the stage (LST-2).
+///   nothing is republished, and the new instances' own mute states must reach the stage (LST-2);
+/// - exchange while an observer reconnects (8%): a mobile 1.37.0 observer watching a publisher
+///   is cut off both ways past its watchdog, and the publisher exchanges its token for new
+///   attributes while it is away: once back, the observer must be told (VIS-1, NET-3).
 struct Situations {
     private var random: SplitMix64
     /// Whether this seed draws a full stage: it decides the participant count.
@@ -111,6 +114,7 @@ struct Situations {
             ("unsubscribe while subscribing", 12, { $0.unsubscribeWhileSubscribing(&$1, $2) }),
             ("stream change after a quiet strategy change", 10, { $0.streamChangeAfterQuietStrategyChange(&$1, $2) }),
             ("new instance with the other mute", 10, { $0.newInstanceWithOtherMute(&$1, $2) }),
+            ("exchange while an observer reconnects", 8, { $0.exchangeWhileObserverReconnects(&$1, $2) }),
         ]
         for kind in kinds {
             guard random.percentChance(kind.percent) else {
@@ -574,6 +578,27 @@ struct Situations {
         let streams = [MediaKind.audio, .video].map { LocalStream(kind: $0, instance: instance, isMuted: $0 == muted) }
         draft.steps += ScenarioGenerator.refresh(name, at: at, StrategyPatch(publish: true, streams: streams))
         return "\(name) returns instance \(instance) with \(muted.rawValue) muted at \(VirtualDuration.milliseconds(at))"
+    }
+
+    /// VIS-1, NET-3: the target, a mobile 1.37.0 observer subscribed to the next participant
+    /// (publishing from its join), is cut off both ways 3-7 s after both joined, for 1-4 s
+    /// past its watchdog; during the cut the publisher exchanges its token for new attributes.
+    /// The run lasts until 30 s after the cut, long enough for a reconnect attempt after it.
+    private mutating func exchangeWhileObserverReconnects(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        guard draft.participants.count > 1 else { return "needs two participants" }
+        let (name, publisherName, bothJoined) = Self.subscribeToNext(&draft, target, publishing: true)
+        draft.participants[target].sdk = .mobile(SemanticVersion(1, 37, 0))
+        let watchdog = Self.milliseconds(Self.keepalive(draft).clientWatchdog)
+        let start = bothJoined + 3_000 + random.upTo(4_000)
+        let length = watchdog + 1_000 + random.upTo(3_000)
+        var patch = ClaimsPatch()
+        patch.attributes = ["role": random.percentChance(50) ? "host" : "guest", "seat": "row-\(1 + random.upTo(9))"]
+        patch.issuedAtSeconds = 0
+        let exchange = start + 500 + random.upTo(length - 1_000)
+        draft.steps.append(.init(atMilliseconds: exchange, participant: publisherName, call: .exchangeToken(.patch(patch))))
+        draft.durationSeconds = max(draft.durationSeconds, (start + length) / 1_000 + 30)
+        return "\(name) watching \(publisherName), " + cut(&draft, name, .both, from: start, to: start + length)
+            + ", \(publisherName) exchanges at \(VirtualDuration.milliseconds(exchange))"
     }
 
     /// LST-4: every participant's media downlink at 400-2,500 kbps, at or between the bitrates
