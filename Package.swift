@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "StageSimCLITests", dependencies: ["stagesim", "FailureStore", "StageCore", "Yams"]),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Drivers", "StageWorld", "Checking", "Simulation", "StageCore"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "StageWorld"]),
-        .testTarget(name: "StageSDKTests", dependencies: ["StageSDK", "StageCore", "StageWorld", "Simulation", "Signaling"]),
+        .testTarget(name: "StageSDKTests", dependencies: ["StageSDK", "StageCore", "StageWorld", "Simulation", "Signaling", "SubscriberModel"]),
         .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Simulation"]),
         .testTarget(name: "SubscriberModelTests", dependencies: ["SubscriberModel", "StageCore", "Simulation"]),
         .testTarget(name: "FailureStoreTests", dependencies: ["FailureStore"]),

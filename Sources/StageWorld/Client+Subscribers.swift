@@ -75,6 +75,8 @@ extension Client {
                 }
             case .connectionStateChanged(.connected, _):
                 reconnectedNow = true
+            case .connectionStateChanged(.disconnected, _):
+                session.connectionEnded()
             case .participantDidJoin(let info) where !info.isLocal:
                 found += announce(info)
             case .participantDidLeave(let info) where !info.isLocal:
@@ -188,27 +190,31 @@ extension Client {
     }
 
     /// SUB-1: a publisher's stream appears in the session; a new announcement of the same
-    /// publisher is a new stream with a new subscriber.
+    /// publisher is a new stream with a new subscriber. The stream's id is the stage service's
+    /// (SUB-7), so a stream announced again after this client left and joined again keeps its
+    /// id: its subscriber objects go on counting, the next one with a lifecycle of its own.
     private mutating func announce(_ info: ParticipantInfo) -> [SubscriberTraceEvent] {
-        let announcement = (slotIndex(info.participantId).map { subscribers[$0].announcement } ?? 0) + 1
+        let previous = slotIndex(info.participantId).map { subscribers[$0] }
+        let announcement = (previous?.announcement ?? 0) + 1
         let published = view[info.participantId]?.publishedStreams ?? []
         let video = published.first { $0.kind == .video }
         let properties = remoteProperties[info.participantId] ?? PublisherProperties()
         let stream = OpenTokStream(
-            streamId: "\(info.participantId)-\(announcement)", sessionId: "session", connectionId: info.participantId,
+            streamId: properties.streamId(of: info.participantId), sessionId: "session", connectionId: info.participantId,
             creationTime: properties.creationTimeNanoseconds, hasAudio: Self.sendsUnmuted(.audio, in: published), hasVideo: Self.sendsUnmuted(.video, in: published), name: info.userId,
             videoDimensions: OpenTokStream.VideoDimensions(width: properties.widthPixels, height: properties.heightPixels),
             videoType: properties.videoType, audioFallbackEnabled: properties.audioFallbackEnabled,
             layers: video == nil ? [] : properties.openTokLayers
         )
-        let slot = SubscriberSlot(publisherId: info.participantId, announcement: announcement, state: SubscriberState(stream: stream, mode: config.mediaMode))
+        var slot = SubscriberSlot(publisherId: info.participantId, announcement: announcement, state: SubscriberState(stream: stream, mode: config.mediaMode))
+        if let previous, previous.state.stream.streamId == stream.streamId { slot.subscriber = previous.subscriber + 1 }
         if let index = slotIndex(info.participantId) {
             subscribers[index] = slot
         } else {
             subscribers.append(slot)
             subscribers.sort { $0.publisherId < $1.publisherId }
         }
-        return session.streamAppeared(stream).map { SubscriberTraceEvent(publisherId: info.participantId, streamId: stream.streamId, event: $0) }
+        return session.streamAppeared(stream).map { SubscriberTraceEvent(publisherId: info.participantId, streamId: stream.streamId, event: $0, subscriber: slot.subscriber) }
     }
 
     /// SUB-3, SUB-4: the stream left. A subscriber that was reconnecting learns its stream

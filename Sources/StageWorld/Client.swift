@@ -112,6 +112,10 @@ public struct Client: Hashable, Sendable {
         public var messages: [WireMessage] = []
         /// The strategy questions asked while handling the input, when it asked any.
         public var report: StrategyQueryReport?
+        /// How many of `events` came before the first question was asked: the trace records the
+        /// questions there, so a connect's questions follow its `connected` (STR-3: "Once
+        /// connected to the stage, the SDK queries the host application").
+        public var reportPosition = 0
         /// Errors for the app's error delegate.
         public var errors: [SDKErrorReport] = []
         /// Subscriber callbacks a host call on a subscriber caused (SUB-8).
@@ -128,12 +132,18 @@ public struct Client: Hashable, Sendable {
         /// application": a shouldSubscribe asked outside a strategy refresh (a remote connected
         /// or started publishing) is recorded too, unless the output already records a query.
         mutating func reportSubscribeQuery(canPublish: Bool) {
-            if report == nil { report = StrategyQueryReport(canPublish: canPublish) }
+            if report == nil { record(StrategyQueryReport(canPublish: canPublish)) }
+        }
+
+        /// Records the questions asked now; the first questions' place among `events` stays.
+        private mutating func record(_ asked: StrategyQueryReport) {
+            if report == nil { reportPosition = events.count }
+            report = asked
         }
 
         mutating func apply(_ plan: ReconcilePlan, from client: Client) {
+            if let planReport = plan.report { record(planReport) }
             events += plan.events
-            if let planReport = plan.report { report = planReport }
             for command in plan.commands { messages += client.messages(for: command) }
         }
     }

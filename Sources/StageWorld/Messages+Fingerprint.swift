@@ -19,8 +19,10 @@ extension ConnectMetadata: ExplorationEncodable {
 }
 
 extension PublisherProperties: ExplorationEncodable {
-    /// The stream's creation time is an absolute time and left out (as `OpenTokStream`'s is).
+    /// The stream's creation time is an absolute time and left out (as `OpenTokStream`'s is);
+    /// its number is kept, as the stream id that embeds it is.
     func encode(to writer: inout CanonicalWriter) {
+        writer.write(streamNumber)
         writer.write(audioFallbackEnabled)
         writer.writeCase(videoType)
         writer.write(widthPixels)

@@ -8,6 +8,12 @@ public struct PublisherProperties: Hashable, Sendable {
     /// SUB-7 `creationTime`, virtual nanoseconds: stamped by the stage service when the publish
     /// starts, kept through stream changes and a reconnect it kept the publisher for (SUB-4).
     public var creationTimeNanoseconds: UInt64 = 0
+    /// SUB-7 `streamId` ("The unique ID for the stream"): the stage service numbers each
+    /// participant's streams 1, 2, 3, ... as it creates them, never reusing a number on the
+    /// stage, and keeps the number as `creationTimeNanoseconds` is kept. With the participant id
+    /// it makes the stream's id, `<participant id>-<number>`, the same at every client. 0 for a
+    /// participant that has no stream.
+    public var streamNumber = 0
     public var audioFallbackEnabled: Bool
     public var videoType: OpenTokStream.VideoType
     public var widthPixels: Int
@@ -27,12 +33,17 @@ public struct PublisherProperties: Hashable, Sendable {
         self.layers = video.layers
     }
 
-    /// These properties for a stream the service created at `nanoseconds` (SUB-7).
-    func created(at nanoseconds: UInt64) -> PublisherProperties {
+    /// These properties for the stream numbered `streamNumber` that the service created at
+    /// `nanoseconds` (SUB-7).
+    func created(at nanoseconds: UInt64, streamNumber: Int) -> PublisherProperties {
         var stamped = self
         stamped.creationTimeNanoseconds = nanoseconds
+        stamped.streamNumber = streamNumber
         return stamped
     }
+
+    /// SUB-7: the id of the stream these properties describe, for the publisher `participantId`.
+    func streamId(of participantId: String) -> String { "\(participantId)-\(streamNumber)" }
 
     /// The layers as an OpenTok subscriber sees them: the layer's height at the publisher's
     /// aspect ratio and frame rate. Decoding keeps wire values within `WireLimits`, where

@@ -40,6 +40,9 @@ public struct StageServer: Hashable, Sendable {
     public let config: WorldConfig
     /// Connected participants, sorted by participant id.
     public internal(set) var participants: [ServerParticipant] = []
+    /// SUB-7: how many streams each participant id has published on this stage, kept when it
+    /// leaves, so a stream's number (`PublisherProperties.streamNumber`) is never reused.
+    public internal(set) var streamsCreated: [String: Int] = [:]
 
     public init(config: WorldConfig) {
         self.config = config
@@ -226,7 +229,14 @@ public struct StageServer: Hashable, Sendable {
         }
         let id = participants[index].info.participantId
         participants[index].publishedStreams = streams.map { StageStream(participantId: id, kind: $0.kind, isMuted: $0.isMuted) }
-        participants[index].properties = properties.created(at: alreadyPublishing ? participants[index].properties.creationTimeNanoseconds : now.nanoseconds)
+        if alreadyPublishing {
+            let kept = participants[index].properties
+            participants[index].properties = properties.created(at: kept.creationTimeNanoseconds, streamNumber: kept.streamNumber)
+        } else {
+            let number = streamsCreated[id, default: 0] + 1
+            streamsCreated[id] = number
+            participants[index].properties = properties.created(at: now.nanoseconds, streamNumber: number)
+        }
         let snapshot = PublisherSnapshot(info: participants[index].info, streams: participants[index].publishedStreams, properties: participants[index].properties)
         return Reply(
             outgoing: [reply(.publishAccepted, to: clientIndex)] + broadcast(.participantPublished(snapshot), except: clientIndex),

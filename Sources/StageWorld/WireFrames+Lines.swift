@@ -158,10 +158,10 @@ enum PushEvent {
 enum PublisherLines {
     /// The video line and one line per layer, built in one string (every snapshot of every
     /// offer carries them). Memoized by what the lines say (`written`, the properties without
-    /// their creation time, which no line carries): a run's publishers describe their video in
+    /// their creation time and stream number, which no line carries): a run's publishers describe their video in
     /// a handful of ways that every offer and publish repeats.
     static func lines(_ properties: PublisherProperties) -> String {
-        let described = properties.created(at: 0)
+        let described = properties.created(at: 0, streamNumber: 0)
         return written.value(for: described) { write(described) }
     }
 

@@ -21,6 +21,7 @@ enum WireJSON {
             "participant": info(snapshot.info), "streams": .array(snapshot.streams.map(stream)),
             "video_sdp": .string(PublisherLines.lines(snapshot.properties)),
             "created_ns": .number(JSONNumber(snapshot.properties.creationTimeNanoseconds)),
+            "stream_no": .number(JSONNumber(snapshot.properties.streamNumber)),
         ])
     }
 
@@ -48,12 +49,13 @@ enum WireJSON {
     }
 
     /// A participant as the service describes it: its info, its streams (each its own, one per
-    /// kind), its video description and the stream's creation time (SUB-7).
+    /// kind), its video description, and the stream's creation time and number (SUB-7).
     static func snapshot(from reader: WireReader) throws(FrameError) -> PublisherSnapshot {
         let info = try info(from: reader.reader("participant"))
         let streams = try streams(from: reader, of: info.participantId)
         var properties = try videoProperties(from: reader)
         properties.creationTimeNanoseconds = UInt64(try reader.int("created_ns", in: WireLimits.creationTimeNanoseconds))
+        properties.streamNumber = try reader.int("stream_no", in: WireLimits.streamNumber)
         return PublisherSnapshot(info: info, streams: streams, properties: properties)
     }
 

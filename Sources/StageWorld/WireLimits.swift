@@ -16,6 +16,9 @@ public enum WireLimits {
     public static let layerCount: ClosedRange<Int> = 1...3
     /// A stream's creation time (SUB-7), virtual nanoseconds: any non-negative `Int`.
     public static let creationTimeNanoseconds: ClosedRange<Int> = 0...Int.max
+    /// A stream's number among its publisher's streams (SUB-7 `streamId`): any non-negative
+    /// `Int`, 0 for a participant that has no stream (it has not published).
+    public static let streamNumber: ClosedRange<Int> = 0...Int.max
 
     /// Reads a number of an SDP line: ASCII digits only (no sign, no spaces), within `range`.
     static func sdpNumber(_ text: Substring, _ name: String, in range: ClosedRange<Int>) throws(FrameError) -> Int {

@@ -180,9 +180,14 @@ extension ServerParticipant {
 
 extension StageServer {
     /// The participants as a set (their order, by participant id, only orders broadcasts to
-    /// different links); the settings are configuration.
+    /// different links), and each participant id's count of streams (SUB-7); the settings are
+    /// configuration.
     func encode(to writer: inout CanonicalWriter, clientEpochs: [Int]) {
         writer.writeUnordered(participants) { writer, participant in participant.encode(to: &writer, clientEpochs: clientEpochs) }
+        writer.writeUnordered(streamsCreated) { writer, entry in
+            writer.writeName(entry.key)
+            writer.write(entry.value)
+        }
     }
 }
 

@@ -384,8 +384,11 @@ public struct World: Hashable, Sendable {
             pending.schedule(.timer(clientIndex: clientIndex, timer), at: now + delay)
         }
         let name = clients[clientIndex].name
-        if let report = output.report { trace.append(TraceEvent(time: now, observer: name, kind: .strategyQueried(report))) }
+        let firstEvent = trace.count
         for event in output.events { trace.append(TraceEvent(time: now, observer: name, kind: .renderer(event))) }
+        if let report = output.report {
+            trace.insert(TraceEvent(time: now, observer: name, kind: .strategyQueried(report)), at: firstEvent + min(output.reportPosition, output.events.count))
+        }
         for error in output.errors { trace.append(TraceEvent(time: now, observer: name, kind: .sdkError(error))) }
     }
 

@@ -56,6 +56,14 @@ public struct SessionObserver: Sendable, Hashable {
         return isOwn(stream) && !deliversOwnStreams ? [] : [.streamCreated(stream)]
     }
 
+    /// The client's own connection to the session ended (it left, gave up or was refused). A
+    /// later connection is a new session connection: it is told of every stream again, under
+    /// the ids the streams have had all along (SUB-7 `streamId`), so no id stays retired.
+    public mutating func connectionEnded() {
+        streams = []
+        retiredStreamIds = []
+    }
+
     /// SUB-3: the stream left the session.
     @discardableResult
     public mutating func streamLeft(streamId: String, reason: StreamDestroyedReason) -> [SubscriberEvent] {

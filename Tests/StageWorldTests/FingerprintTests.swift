@@ -261,6 +261,8 @@ struct FingerprintTests {
         // Re-pinned: a client's encoding now writes its deferred exchanges (TOK-5) and the publish
         // answers it is owed (STG-3), both empty here; and each subscriber slot its subscriber
         // number (SUB-2, SUB-3: a subscribe after an unsubscribe is a new subscriber), 1 here.
-        #expect(XXH3.hex(simulator.world.fingerprint()) == "a2473a735f21814d")
+        // Re-pinned (English seed audit): the service writes each participant id's count of
+        // streams and every publisher snapshot its stream number (SUB-7 streamId), 1 here.
+        #expect(XXH3.hex(simulator.world.fingerprint()) == "fcf622d2e4ca71db")
     }
 }

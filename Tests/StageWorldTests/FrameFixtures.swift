@@ -23,10 +23,11 @@ enum Fixture {
     }
 
     static func publisher(
-        _ id: String = "bob", participant: String? = nil, streams: String? = nil, videoSDP: String = videoSDP(), created: String = "5"
+        _ id: String = "bob", participant: String? = nil, streams: String? = nil, videoSDP: String = videoSDP(), created: String = "5",
+        streamNumber: String = "1"
     ) -> String {
         let streams = streams ?? "[\(stream(id)),\(stream(id, kind: "video"))]"
-        return #"{"participant":\#(participant ?? info(id)),"streams":\#(streams),"video_sdp":\#(videoSDP),"created_ns":\#(created)}"#
+        return #"{"participant":\#(participant ?? info(id)),"streams":\#(streams),"video_sdp":\#(videoSDP),"created_ns":\#(created),"stream_no":\#(streamNumber)}"#
     }
 
     static func push(_ data: String) -> String { #"{"type":"push","data":\#(data)}"# }

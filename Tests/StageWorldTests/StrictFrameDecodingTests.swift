@@ -31,6 +31,8 @@ struct StrictFrameDecodingTests {
     static let malformedPublishers: [String] = [
         #"{"streams":[],"video_sdp":\#(Fixture.videoSDP()),"created_ns":5}"#,
         Fixture.publisher(participant: "1"),
+        Fixture.publisher(streamNumber: "-1"),
+        Fixture.publisher(streamNumber: #""1""#),
         Fixture.publisher(participant: "null"),
         Fixture.publisher(streams: #""audio""#),
         Fixture.publisher(streams: "[1]"),
@@ -178,7 +180,7 @@ struct StrictFrameDecodingTests {
     )
     static let bobPublishing = PublisherSnapshot(
         info: bobInfo, streams: [StageStream(participantId: "bob", kind: .audio), StageStream(participantId: "bob", kind: .video, isMuted: true)],
-        properties: PublisherProperties().created(at: 42)
+        properties: PublisherProperties().created(at: 42, streamNumber: 3)
     )
 
     /// Every kind of message the service sends a client.
@@ -214,7 +216,7 @@ struct StrictFrameDecodingTests {
     /// without a reason, push data that names no stage event.
     static let wellFormed: [String] = [
         Fixture.push(#"{"event":"participantPublished","publisher":\#(Fixture.publisher(created: "5.0")),"extra":[1]}"#),
-        Fixture.published(#"{"participant":{"participant_id":"bob","user_id":"","attributes":{},"allow_publish":true,"allow_subscribe":true,"x":1},"streams":[\#(Fixture.stream())],"video_sdp":\#(Fixture.videoSDP()),"created_ns":0,"y":null}"#),
+        Fixture.published(#"{"participant":{"participant_id":"bob","user_id":"","attributes":{},"allow_publish":true,"allow_subscribe":true,"x":1},"streams":[\#(Fixture.stream())],"video_sdp":\#(Fixture.videoSDP()),"created_ns":0,"stream_no":2,"y":null}"#),
         Fixture.offer(metadata: #"{"publishers":[],"note":"hi"}"#),
         #"{"type":"offer","sdp":"v=0\r\n","connection_id":"alice","client_id":null,"metadata":{"publishers":[]}}"#,
         Fixture.push(#"{"event":"publishRejected","error":{"code":6,"category":"publish","fatal":false}}"#),
