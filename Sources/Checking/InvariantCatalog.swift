@@ -56,6 +56,7 @@ struct CatalogMonitors: Sendable {
     var ownFrame = OwnFrameMonitor()
     var exchangeAdoption = ExchangeAdoptionMonitor()
     var subscribeGain = SubscribeGainMonitor()
+    var errorDelegate = ErrorDelegateMonitor()
 
     init(settle: VirtualDuration) { convergence = ConvergenceMonitor(settle: settle) }
 
@@ -104,6 +105,7 @@ struct CatalogMonitors: Sendable {
         visitor.visit(&ownFrame)
         visitor.visit(&exchangeAdoption)
         visitor.visit(&subscribeGain)
+        visitor.visit(&errorDelegate)
     }
 
     /// `visit` for readers: every monitor in the same order, none copied.
@@ -152,6 +154,7 @@ struct CatalogMonitors: Sendable {
         reader.read(ownFrame)
         reader.read(exchangeAdoption)
         reader.read(subscribeGain)
+        reader.read(errorDelegate)
     }
 
     /// `read` beside `earlier`, the catalog this one was copied from: each monitor with its
@@ -201,5 +204,6 @@ struct CatalogMonitors: Sendable {
         reader.read(ownFrame, earlier: earlier.ownFrame)
         reader.read(exchangeAdoption, earlier: earlier.exchangeAdoption)
         reader.read(subscribeGain, earlier: earlier.subscribeGain)
+        reader.read(errorDelegate, earlier: earlier.errorDelegate)
     }
 }

@@ -1,3 +1,4 @@
+import Signaling
 import Simulation
 import StageCore
 import StageWorld
@@ -42,7 +43,8 @@ public struct SubscribeEnforcementMonitor: InvariantMonitor {
 /// SIG-6: the service's keepalive decides a connection by its pongs. A connection whose pong
 /// for ping `n` has not arrived `pongTimeout` after the ping is dropped (ejected, or kept as
 /// interrupted) then, and is never held open past that deadline; a connection that answered
-/// ping `n` in time is never dropped for it. Pongs answer pings in order.
+/// ping `n` in time is never dropped for it. Pongs answer pings in order. A pong is counted by
+/// its frame's Sora `type`, whatever the service decoded it to.
 public struct KeepaliveVerdictMonitor: InvariantMonitor {
     public var name: String { "pong-deadline-decides-the-connection" }
     public var summary: String { "a connection whose pong is pongTimeout late is dropped at the deadline, and one that answered in time is not dropped for it" }
@@ -71,7 +73,11 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
         if !sameStepAsPrevious && world.changesSinceTrace.connections { followConnections(world) }
         guard event.observer == "server" else { return [] }
         switch event.kind {
-        case .delivered(.pong, _):
+        case .delivered(.pong, let frame), .delivered(.ping, let frame):
+            // A pong is what its frame says it is, read here with the Sora vocabulary (SIG-1),
+            // not the stage message the service decoded: a decoder that takes a pong for a
+            // ping would otherwise agree with itself about the drop that follows.
+            guard Self.isPong(frame) else { return [] }
             let found = overdue(world).map { violation(event, index: index, $0) }
             countPong(from: event.peer, world: world)
             return found
@@ -271,5 +277,12 @@ public struct JoinRetryWindowMonitor: InvariantMonitor {
             guard pending.due <= deadline, case .joinAttemptTimeout = pending.timer else { return false }
             return true
         }
+    }
+}
+
+extension KeepaliveVerdictMonitor {
+    /// Whether `frame`, arriving at the service, is a Sora `pong` (SIG-1, SIG-6).
+    static func isPong(_ frame: String) -> Bool {
+        if case .success(.pong) = SignalingMessage.decode(frame: frame, arrivingAt: .server) { true } else { false }
     }
 }

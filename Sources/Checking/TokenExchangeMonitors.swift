@@ -175,7 +175,7 @@ extension ExchangeImmutabilityMonitor {
     /// The first field TOK-4 names that differs between the two tokens, by its JWT name, or
     /// nil: the monitor's own copy of the rule, so that a field missing from the model's list
     /// (`TokenClaims.changedImmutableField`) is found.
-    fileprivate static func changedField(from joined: TokenClaims, to new: TokenClaims) -> String? {
+    static func changedField(from joined: TokenClaims, to new: TokenClaims) -> String? {
         if joined.topic != new.topic { return "topic" }
         if joined.resource != new.resource { return "resource" }
         if joined.participantId != new.participantId { return "jti" }

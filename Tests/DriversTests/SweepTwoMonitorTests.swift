@@ -86,7 +86,7 @@ struct SweepTwoMonitorTests {
         let pub = try #require(world.server.participants.firstIndex { $0.info.participantId == "pub" })
         world.server.participants[pub].pingsSent = 2
         world.server.participants[pub].pongsHeard = 2
-        let pong = TraceEvent(time: .seconds(4), observer: "server", kind: .delivered(.pong, frame: ""), peer: "pub")
+        let pong = TraceEvent(time: .seconds(4), observer: "server", kind: .delivered(.pong, frame: Envelope(from: .client(0), to: .server, message: .pong, epoch: 1, channelId: "stage").frame), peer: "pub")
         var monitors = MonitorSet([KeepaliveVerdictMonitor()])
         monitors.observe([pong], world: pair)
         monitors.observe([pong], world: pair)

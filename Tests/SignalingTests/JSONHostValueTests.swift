@@ -122,6 +122,28 @@ struct JSONHostValueTests {
         }
     }
 
+    /// A host type that reads an array slot by slot, asking `decodeNil()` first, as
+    /// hand-written `init(from:)` methods do for optional elements.
+    private struct Slots: Decodable, Equatable {
+        var values: [Int?]
+
+        init(values: [Int?]) { self.values = values }
+
+        init(from decoder: any Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            values = []
+            while !container.isAtEnd {
+                values.append(try container.decodeNil() ? nil : try container.decode(Int.self))
+            }
+        }
+    }
+
+    @Test("an unkeyed container's decodeNil() says true for a null and moves past it, false otherwise and stays")
+    func unkeyedDecodeNil() throws {
+        #expect(try JSONValue.parse("[null,1,null,null,2]").decode(Slots.self) == Slots(values: [nil, 1, nil, nil, 2]))
+        #expect(try JSONValue.parse("[]").decode(Slots.self) == Slots(values: []))
+    }
+
     @Test("a JSONValue decodes and encodes as itself")
     func jsonValueIdentity() throws {
         let value = try JSONValue.parse(#"{"z":[1.0,-0,1e400],"a":null}"#)

@@ -132,4 +132,13 @@ struct JSONRoundTripTests {
         let duplicated = JSONObject([("k", 1), ("k", 2)])
         #expect(duplicated.count == 1 && duplicated["k"] == 2)
     }
+
+    @Test("JSONValue subscripts: an element by its zero-based index, a member by key; nil out of range or for another kind")
+    func valueSubscripts() throws {
+        let array = try JSONValue.parse(#"["a","b","c"]"#)
+        #expect([0, 1, 2].map { array[$0] } == ["a", "b", "c"])
+        #expect(array[-1] == nil && array[3] == nil && array["a"] == nil)
+        let object = try JSONValue.parse(#"{"k":[1,2]}"#)
+        #expect(object["k"]?[1] == 2 && object[0] == nil && object["x"] == nil)
+    }
 }

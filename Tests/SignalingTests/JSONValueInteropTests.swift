@@ -22,6 +22,14 @@ struct JSONValueInteropTests {
         #expect(back == envelope, "\(back.payload.jsonText)")
     }
 
+    @Test("empty objects and arrays from Foundation's JSONDecoder stay an empty object and an empty array")
+    func foundationEmptyContainers() throws {
+        let data = Data(#"{"id":1,"payload":{"a":{},"b":[],"c":[{}]}}"#.utf8)
+        let back = try JSONDecoder().decode(Envelope.self, from: data)
+        #expect(back.payload == ["a": .object(JSONObject()), "b": [], "c": [.object(JSONObject())]], "\(back.payload.jsonText)")
+        #expect(try JSONDecoder().decode(JSONValue.self, from: Data("{}".utf8)) == .object(JSONObject()))
+    }
+
     @Test("numbers JSON cannot hold as Double are an error for Foundation, never a crash")
     func overflowingNumber() throws {
         let envelope = Envelope(id: 1, payload: try JSONValue.parse("1e400"))

@@ -93,7 +93,7 @@ struct ServiceMonitorTests {
         let (simulator, _) = simulate(twoClientWorld(), seed: 5, until: .seconds(20))
         var world = simulator.world
         let record = try #require(world.server.participants.firstIndex { $0.info.participantId == "alice" })
-        let pong = TraceEvent(time: world.now, observer: "server", kind: .delivered(.pong, frame: ""))
+        let pong = TraceEvent(time: world.now, observer: "server", kind: .delivered(.pong, frame: Self.pongFrame))
         var quiet = monitor
         #expect(quiet.observe(pong, index: 0, world: world).isEmpty)
         world.server.participants[record].pingsSent += 1
@@ -110,6 +110,25 @@ struct ServiceMonitorTests {
         #expect(unanswered.observe(dropped(heard + 1), index: 0, world: simulator.world).isEmpty)
     }
 
+    /// The frame a client's pong travels in.
+    static let pongFrame = Envelope(from: .client(0), to: .server, message: .pong, epoch: 1, channelId: "stage").frame
+
+    @Test("a pong is counted by its frame's Sora type, not by the message the service decoded it to")
+    func keepaliveReadsTheFrame() throws {
+        let (simulator, _) = simulate(twoClientWorld(), seed: 5, until: .seconds(20))
+        var world = simulator.world
+        let record = try #require(world.server.participants.firstIndex { $0.info.participantId == "alice" })
+        world.server.participants[record].pingsSent += 1
+        let misread = TraceEvent(time: world.now, observer: "server", kind: .delivered(.ping, frame: Self.pongFrame), peer: "alice")
+        let unread = TraceEvent(time: world.now, observer: "server", kind: .delivered(.pong, frame: ""), peer: "alice")
+        var monitor = KeepaliveVerdictMonitor()
+        #expect(joined(&monitor, until: .seconds(20)).isEmpty)
+        var counted = monitor
+        #expect(counted.observe(misread, index: 0, world: world).first?.message.contains("had no pong within the pong timeout") == true)
+        var ignored = monitor
+        #expect(ignored.observe(unread, index: 0, world: world).isEmpty)
+    }
+
     @Test("pongs are counted per connection from their deliveries: a counter the service carries over from the old connection hides no late pong")
     func keepaliveCountsItsOwnPongs() throws {
         var monitor = KeepaliveVerdictMonitor()
@@ -123,7 +142,7 @@ struct ServiceMonitorTests {
         let newConnection = TraceEvent(time: world.now, observer: "server", kind: .delivered(.leave, frame: ""))
         #expect(monitor.observe(newConnection, index: 0, world: world).isEmpty)
         world.server.participants[record].pingsSent = 1
-        let pong = TraceEvent(time: world.now, observer: "server", kind: .delivered(.pong, frame: ""))
+        let pong = TraceEvent(time: world.now, observer: "server", kind: .delivered(.pong, frame: Self.pongFrame))
         let late = monitor.observe(pong, index: 1, world: world).map(\.message)
         #expect(late == ["ping 1 of alice had no pong within the pong timeout, yet the service keeps connection \(world.server.participants[record].epoch) open"])
     }

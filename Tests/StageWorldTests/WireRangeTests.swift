@@ -38,6 +38,23 @@ struct WireRangeTests {
         }
     }
 
+    /// Publisher video descriptions that say one thing twice: a second video line (even an
+    /// identical one), or a layer named twice. No frame the model sends has either, so only
+    /// this test sees a reader that lets the later line win.
+    static let repeatedVideo: [[String]] = [
+        [Fixture.videoLine, Fixture.videoLine] + Fixture.layerLines,
+        [Fixture.videoLine, "a=x-stagesim-video:fallback=false type=screen size=1280x720 fps=15"] + Fixture.layerLines,
+        [Fixture.videoLine] + Fixture.layerLines + [Fixture.layerLines[0]],
+    ]
+
+    @Test("a publisher whose video description repeats its video line or a layer is a protocol error (SIG-8)", arguments: repeatedVideo)
+    func repeatedVideoIsRefused(lines: [String]) {
+        let frame = Fixture.published(Fixture.publisher(videoSDP: Fixture.videoSDP(lines)))
+        if case .success(let message) = decodedAtClient(frame) {
+            Issue.record("decoded as \(message.summary): \(lines)")
+        }
+    }
+
     @Test("a negative stream creation time is a protocol error, not a clamp to zero")
     func negativeCreationTime() {
         if case .success(let message) = decodedAtClient(Fixture.published(Fixture.publisher(created: "-1"))) {
