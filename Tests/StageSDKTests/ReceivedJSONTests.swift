@@ -10,12 +10,25 @@ import Testing
 /// read by casting (`notify.metadata as? [String: Any]`, `push.data as? [String: Any]`).
 @Suite("Received JSON as the Sora page reads it (SIG-2, SIG-4)")
 struct ReceivedJSONTests {
-    @Test("the page's handler, switching on the event type's text and casting metadata, authn metadata and push data, finds them")
-    func pageHandler() throws {
+    /// alice and bob on one stage, bob sending `{"seat": 7}` as his notify metadata; neither has joined.
+    private func aliceAndSeatedBob() throws -> (StageSimulation, alice: (stage: Stage, renderer: RecordingRenderer), bob: (stage: Stage, renderer: RecordingRenderer)) {
         let simulation = StageSimulation(seed: 5, stageId: "demo")
         let alice = try addStage("alice", to: simulation)
         let bob = try addStage("bob", to: simulation)
         bob.stage.signalingConnectNotifyMetadata = ["seat": 7]
+        return (simulation, alice, bob)
+    }
+
+    /// Both join, and 3 s of virtual time pass.
+    private func joinAndRun(_ alice: (stage: Stage, renderer: RecordingRenderer), _ bob: (stage: Stage, renderer: RecordingRenderer), in simulation: StageSimulation) throws {
+        try alice.stage.join()
+        try bob.stage.join()
+        try simulation.run(for: .seconds(3))
+    }
+
+    @Test("the page's handler, switching on the event type's text and casting metadata, authn metadata and push data, finds them")
+    func pageHandler() throws {
+        let (simulation, alice, bob) = try aliceAndSeatedBob()
         var metadata: [[String: Any]] = []
         var authn: [[String: Any]] = []
         var pushes: [[String: Any]] = []
@@ -35,9 +48,7 @@ struct ReceivedJSONTests {
                 break
             }
         }
-        try alice.stage.join()
-        try bob.stage.join()
-        try simulation.run(for: .seconds(3))
+        try joinAndRun(alice, bob, in: simulation)
 
         #expect(metadata.count == 1)
         #expect(metadata.first?["seat"] as? Int == 7)
@@ -50,10 +61,7 @@ struct ReceivedJSONTests {
 
     @Test("the page's raw handler, parsing each text frame with JSONSerialization, finds notify metadata and push data")
     func pageRawHandler() throws {
-        let simulation = StageSimulation(seed: 5, stageId: "demo")
-        let alice = try addStage("alice", to: simulation)
-        let bob = try addStage("bob", to: simulation)
-        bob.stage.signalingConnectNotifyMetadata = ["seat": 7]
+        let (simulation, alice, bob) = try aliceAndSeatedBob()
         var notifyMetadata: [Any] = []
         var pushData: [Any] = []
         alice.stage.onReceive = { text in
@@ -65,9 +73,7 @@ struct ReceivedJSONTests {
             default: break
             }
         }
-        try alice.stage.join()
-        try bob.stage.join()
-        try simulation.run(for: .seconds(3))
+        try joinAndRun(alice, bob, in: simulation)
 
         #expect(notifyMetadata.compactMap { ($0 as? [String: Any])?["seat"] as? Int } == [7])
         #expect(!pushData.isEmpty)
