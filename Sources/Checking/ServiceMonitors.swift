@@ -60,6 +60,9 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
     /// that participant is judged by (an earlier connection of the id, on another client, was
     /// dropped before it: the service holds one connection per participant id, TOK-10).
     private var latestClient: [String: Int] = [:]
+    /// The last frame read by `isPong` and what it read: the service hears the same few ping
+    /// and pong texts again and again. A cache of a pure function, no state any verdict reads.
+    private var lastFrameRead: (frame: String, isPong: Bool)?
 
     public init() {}
 
@@ -77,7 +80,7 @@ public struct KeepaliveVerdictMonitor: InvariantMonitor {
             // A pong is what its frame says it is, read here with the Sora vocabulary (SIG-1),
             // not the stage message the service decoded: a decoder that takes a pong for a
             // ping would otherwise agree with itself about the drop that follows.
-            guard Self.isPong(frame) else { return [] }
+            guard readsAsPong(frame) else { return [] }
             let found = overdue(world).map { violation(event, index: index, $0) }
             countPong(from: event.peer, world: world)
             return found
@@ -281,6 +284,14 @@ public struct JoinRetryWindowMonitor: InvariantMonitor {
 }
 
 extension KeepaliveVerdictMonitor {
+    /// `isPong(frame)`, read once for a run of the same frame.
+    private mutating func readsAsPong(_ frame: String) -> Bool {
+        if let last = lastFrameRead, last.frame == frame { return last.isPong }
+        let read = Self.isPong(frame)
+        lastFrameRead = (frame, read)
+        return read
+    }
+
     /// Whether `frame`, arriving at the service, is a Sora `pong` (SIG-1, SIG-6).
     static func isPong(_ frame: String) -> Bool {
         if case .success(.pong) = SignalingMessage.decode(frame: frame, arrivingAt: .server) { true } else { false }
