@@ -23,6 +23,8 @@ enum TraceHashPins {
         "Scenarios/check/immutable-exchange.yaml": "fe2fbaaedf705baa",
         "Scenarios/check/new-instance-mute.yaml": "39e07d1d5a73e333",
         "Scenarios/check/reconnect.yaml": "6dd661c06d841f3d",
+        "Scenarios/check/reconnect-exchange.yaml": "6430635d0491bf07",
+        "Scenarios/check/reconnect-subscriber.yaml": "4f565d339b5fd842",
         // Re-pinned: the audio-only viewer is told subscriberVideoDisabled(publisherPropertyChanged) when the host mutes its video (SUB-5 follows the publisher).
         "Scenarios/check/strategy-changes.yaml": "c6225ae683895a55",
         "Scenarios/check/three-peers-lossy.yaml": "fcf063685380aa22",
