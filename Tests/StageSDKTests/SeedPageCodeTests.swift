@@ -188,7 +188,10 @@ private final class StatsApp: IVSStageRenderer, IVSStageStreamDelegate {
         members += stats.values.map(\.count).reduce(0, +)
     }
 
-    func stream(_ kind: MediaKind) throws -> IVSStageStream { try #require(streams.first { $0.kind == kind }) }
+    /// The first stream of `kind` given after the first `skipping` streams.
+    func stream(_ kind: MediaKind, after skipping: Int = 0) throws -> IVSStageStream {
+        try #require(streams.dropFirst(skipping).first { $0.kind == kind })
+    }
 }
 
 @Suite("The IVS page's WebRTC statistics: requestRTCStats on IVSStageStream, delivered to its delegate (LST-5, RND-4..6)")
@@ -221,6 +224,7 @@ struct SeedPageStatsTests {
         try audio.requestRTCStats()
         #expect(app.deliveries.isEmpty)
         try simulation.run(for: .milliseconds(1))
+        try #require(app.deliveries.count == 3)
         #expect(app.deliveries.map { $0.stream === video } == [true, true, false])
         #expect(app.deliveries[2].stream === audio)
         #expect(app.deliveries[0].stats == viewer.requestRTCStats(for: StageStream(participantId: "host", kind: .video)))
@@ -261,6 +265,16 @@ struct SeedPageStatsTests {
         #expect(throws: StageStreamError.noStatistics(participantId: "host", kind: .audio)) { try audio.requestRTCStats() }
         try simulation.run(for: .seconds(1))
         #expect(app.deliveries.count == delivered)
+
+        // Published again, the stream comes as a new object; the removed one stays removed.
+        try host.join()
+        try simulation.run(for: .seconds(3))
+        let again = try app.stream(.audio, after: 2)
+        #expect(again !== audio)
+        #expect(throws: StageStreamError.noStatistics(participantId: "host", kind: .audio)) { try audio.requestRTCStats() }
+        try again.requestRTCStats()
+        try simulation.run(for: .milliseconds(1))
+        #expect(app.deliveries.count == delivered + 1 && app.deliveries.last?.stream === again)
     }
 }
 
