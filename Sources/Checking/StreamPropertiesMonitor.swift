@@ -8,7 +8,8 @@ import SubscriberModel
 /// stream" and `videoType` says "whether the stream uses a camera video source, a
 /// screen-sharing video source, or a custom video source". So a stream a client is told of
 /// with streamCreated describes its publisher's own settings: its video configuration's width
-/// and height (never changed while it publishes), its configured video type, and, as the model
+/// and height (or those of a video stream with its own configuration that it published, LST-3:
+/// `Client.videoSizesPublished`), its configured video type, and, as the model
 /// names a publisher by its user id, the user id of the publish that created it (the info of
 /// the participantDidJoin that comes with the streamCreated in the same step, RND-2, SUB-1).
 ///
@@ -59,8 +60,8 @@ public struct StreamPropertiesMonitor: InvariantMonitor {
                 found.append(violation(event, index: index, "stream \(stream.streamId) of \(told.publisherId) is named \(TraceText.json(stream.name)), but it was published by user \(TraceText.json(userId))"))
             }
             let shown = VideoShape(width: stream.videoDimensions.width, height: stream.videoDimensions.height, type: stream.videoType)
-            let settings = world.clients.indices.compactMap { holder in
-                world.clients[holder].claims?.participantId == told.publisherId ? VideoShape(publishing: world.clients[holder].config) : nil
+            let settings = world.clients.indices.flatMap { holder in
+                world.clients[holder].claims?.participantId == told.publisherId ? VideoShape.published(by: world.clients[holder]) : []
             }
             if !settings.isEmpty && !settings.contains(shown) {
                 found.append(violation(event, index: index, "stream \(stream.streamId) of \(told.publisherId) is \(shown), but \(told.publisherId) publishes \(settings.map(\.description).joined(separator: " or "))"))
@@ -82,9 +83,12 @@ public struct StreamPropertiesMonitor: InvariantMonitor {
             (self.width, self.height, self.type) = (width, height, type)
         }
 
-        /// What a client configured with `config` publishes.
-        init(publishing config: ClientConfig) {
-            self.init(width: config.video.widthPixels, height: config.video.heightPixels, type: config.videoType)
+        /// Every shape `client` may have published: its configured video's, and the sizes of
+        /// video streams with their own configuration it has published (LST-3).
+        static func published(by client: Client) -> [VideoShape] {
+            let type = client.config.videoType
+            return [VideoShape(width: client.config.video.widthPixels, height: client.config.video.heightPixels, type: type)]
+                + client.videoSizesPublished.map { VideoShape(width: $0.width, height: $0.height, type: type) }
         }
 
         var description: String { "\(width)x\(height) \(type)" }

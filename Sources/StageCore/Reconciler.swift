@@ -153,9 +153,11 @@ public enum Reconciler {
     }
 
     /// Brings the local publish state to the strategy's answer (STR-3, STR-4, TOK-7): publish,
-    /// unpublish, republish when the set of stream kinds changed, or apply the mute state of
-    /// streams whose mute differs from what is published (LST-1, LST-2). A publish still being
-    /// attempted when the answer turns to false ends with CANCELED (STG-3).
+    /// unpublish, republish when the set of stream kinds or a stream's own video configuration
+    /// changed (LST-3: the service and subscribers learn a configuration from a publish), or
+    /// apply the mute state of streams whose mute differs from what is published (LST-1,
+    /// LST-2). A publish still being attempted when the answer turns to false ends with
+    /// CANCELED (STG-3).
     public static func reconcileLocal(_ view: inout StageView, into plan: inout ReconcilePlan) {
         let info = view.local.info
         let target = view.local.publishTarget
@@ -180,7 +182,7 @@ public enum Reconciler {
     private static func updatePublishedStreams(_ view: inout StageView, into plan: inout ReconcilePlan) {
         let wanted = view.local.streams
         let published = view.local.publishedStreams
-        if wanted.map(\.kind) != published.map(\.kind) {
+        if wanted.map(\.kind) != published.map(\.kind) || wanted.map(\.video) != published.map(\.video) {
             plan.commands.append(.publish(wanted))
         } else if !Mutants.isOn(.ignoreNewInstanceMute) || wanted.map(\.instance) == published.map(\.instance) {
             for (new, old) in zip(wanted, published) where new.isMuted != old.isMuted {

@@ -24,6 +24,11 @@ public struct VideoConfigurationError: Error, Hashable, Sendable, CustomStringCo
     public var setting: String
     public var message: String
 
+    public init(setting: String, message: String) {
+        self.setting = setting
+        self.message = message
+    }
+
     public var description: String { "\(setting): \(message)" }
 }
 

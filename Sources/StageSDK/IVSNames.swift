@@ -3,7 +3,9 @@ import StageCore
 // The Swift names of the IVS real-time SDK (ivs-publish-subscribe.en.txt and
 // ivs-token-exchange.it.txt write `IVSStage`, `IVSStageStrategy`, `IVSStageRenderer`, ...),
 // so code written from those pages compiles against the simulation as it is written. Each
-// names the type that models it.
+// names the type that models it. Where the page's code needs an object (`let` and setters, a
+// delegate), the IVS name is a class of its own: `IVSLocalStageStreamVideoConfiguration`,
+// `IVSStageStream`, `IVSCamera`, `IVSMicrophone`.
 
 /// The SDK's `IVSStage` (STG-1): `Stage`.
 public typealias IVSStage = Stage
@@ -19,14 +21,11 @@ public typealias IVSParticipantInfo = ParticipantInfo
 public typealias IVSStageSubscribeType = SubscribeType
 /// The SDK's `IVSLocalStageStream` (STR-4, LST-1): `LocalStageStream`.
 public typealias IVSLocalStageStream = LocalStageStream
-/// The SDK's `IVSStageStream` (RND-4): `StageStream`.
-public typealias IVSStageStream = StageStream
 /// The SDK's `IVSParticipantPublishState` (RND-1): `PublishState`.
 public typealias IVSParticipantPublishState = PublishState
 /// The SDK's `IVSParticipantSubscribeState` (RND-1): `SubscribeState`.
 public typealias IVSParticipantSubscribeState = SubscribeState
 /// The SDK's `IVSStageConnectionState` (STG-2): `ConnectionState`.
 public typealias IVSStageConnectionState = ConnectionState
-/// The SDK's `IVSLocalStageStreamVideoConfiguration` (LST-3, LST-4): `VideoConfiguration`, a
-/// value, so its setters need a `var`.
-public typealias IVSLocalStageStreamVideoConfiguration = VideoConfiguration
+/// The SDK's `IVSDevice` (STR-4): `LocalDevice`.
+public typealias IVSDevice = LocalDevice

@@ -34,7 +34,14 @@ public final class Stage {
     /// including frames that turn out to be protocol errors.
     public var onReceive: ((String) -> Void)?
     /// SIG-7, the decoded level: every signaling message that reaches this client and decodes.
-    public var onReceiveSignaling: ((SignalingMessage) -> Void)?
+    /// The same handler as `mediaChannel.handlers.onReceiveSignaling`.
+    public var onReceiveSignaling: ((SignalingMessage) -> Void)? {
+        get { mediaChannel.handlers.onReceiveSignaling }
+        set { mediaChannel.handlers.onReceiveSignaling = newValue }
+    }
+    /// SIG-7 under the Sora SDK's names: `mediaChannel.handlers.onReceiveSignaling` (decoded
+    /// messages) and `mediaChannel.webSocketChannel.handlers.onReceive` (WebSocket messages).
+    public let mediaChannel = MediaChannel()
     /// The receiving end of this stage's signaling: both handler levels, and the protocol log.
     public internal(set) var signaling = SignalingEndpoint()
     /// SIG-2, SIG-3: the `metadata` of this stage's `connect`, as the seed's
@@ -67,6 +74,8 @@ public final class Stage {
     weak var simulation: StageSimulation?
     /// The streams the strategy returned when last asked (STR-4): the ones a mute applies to.
     var returnedStreams: [LocalStageStream] = []
+    /// The stream objects the renderers were given and still have (`IVSStageStream`).
+    var streamObjects = StreamObjects()
 
     /// STG-1: a stage for the token's participant, as `try IVSStage(token:strategy:)`. Throws
     /// `StageTokenError.malformed` for a token the SDK cannot read (TOK-1, TOK-2). Whether the
@@ -127,10 +136,10 @@ public final class Stage {
         try? simulation?.schedule(.setMuted(stream.kind, stream.isMuted), for: self)
     }
 
-    /// LST-5: the seed's `requestRTCStats` on an `IVSStageStream` ("the latest WebRTC statistics
-    /// for a publishing stream or a subscribing stream"): the `[String: [String: String]]` the
-    /// seed's `stream(_:didGenerateRTCStats:)` delivers, collected at the simulation's current
-    /// virtual time. `stream` is one this stage publishes (its own participant id) or one its
+    /// LST-5: the statistics the seed's `requestRTCStats` on an `IVSStageStream` delivers to its
+    /// delegate ("the latest WebRTC statistics for a publishing stream or a subscribing stream"),
+    /// returned at once: the `[String: [String: String]]` of the seed's
+    /// `stream(_:didGenerateRTCStats:)`, collected at the simulation's current virtual time. `stream` is one this stage publishes (its own participant id) or one its
     /// renderers were given by didAddStreams and still have; nil for any other stream, and on a
     /// stage never added to a simulation.
     public func requestRTCStats(for stream: StageStream) -> [String: [String: String]]? {

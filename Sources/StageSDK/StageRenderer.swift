@@ -22,6 +22,15 @@ public protocol StageRenderer: AnyObject {
     func stage(_ stage: Stage, participant: ParticipantInfo, didRemove streams: [StageStream])
     /// RND-6: a remote publisher muted or unmuted; each stream's `isMuted` is current.
     func stage(_ stage: Stage, participant: ParticipantInfo, didChangeMutedStreams streams: [StageStream])
+    /// RND-4, the same event with the streams as objects, as the IVS page's renderer writes it
+    /// (`didAdd streams: [IVSStageStream]`): each stream is an object with a delegate and
+    /// `requestRTCStats()` (LST-5), and later events about it give the same object. Both forms
+    /// are called for every event: a renderer implements one of the two.
+    func stage(_ stage: Stage, participant: ParticipantInfo, didAdd streams: [IVSStageStream])
+    /// RND-5 with the streams as the objects didAdd gave.
+    func stage(_ stage: Stage, participant: ParticipantInfo, didRemove streams: [IVSStageStream])
+    /// RND-6 with the streams as the objects didAdd gave, `isMuted` current.
+    func stage(_ stage: Stage, participant: ParticipantInfo, didChangeMutedStreams streams: [IVSStageStream])
     /// STG-2: the stage's connection state changed, with the error that caused it, if any, in
     /// the IVS page's signature (`withError error: Error?`); the error is a `StageError`.
     func stage(_ stage: Stage, didChange connectionState: ConnectionState, withError error: (any Error)?)
@@ -40,6 +49,9 @@ extension StageRenderer {
     public func stage(_ stage: Stage, participant: ParticipantInfo, didAdd streams: [StageStream]) {}
     public func stage(_ stage: Stage, participant: ParticipantInfo, didRemove streams: [StageStream]) {}
     public func stage(_ stage: Stage, participant: ParticipantInfo, didChangeMutedStreams streams: [StageStream]) {}
+    public func stage(_ stage: Stage, participant: ParticipantInfo, didAdd streams: [IVSStageStream]) {}
+    public func stage(_ stage: Stage, participant: ParticipantInfo, didRemove streams: [IVSStageStream]) {}
+    public func stage(_ stage: Stage, participant: ParticipantInfo, didChangeMutedStreams streams: [IVSStageStream]) {}
     public func stage(_ stage: Stage, didChange connectionState: ConnectionState, withError error: (any Error)?) {}
     public func stage(_ stage: Stage, didChange connectionState: ConnectionState, withError error: StageError?) {}
     public func stage(_ stage: Stage, participantMetadataDidUpdate participant: ParticipantInfo) {}
@@ -53,8 +65,9 @@ public protocol StageErrorDelegate: AnyObject {
 }
 
 extension RendererEvent {
-    /// Calls the renderer callback this event stands for.
-    func deliver(to renderer: any StageRenderer, from stage: Stage) {
+    /// Calls the renderer callback this event stands for; a stream event's object form gets
+    /// `objects`, the stage's objects for its streams.
+    func deliver(to renderer: any StageRenderer, from stage: Stage, objects: [IVSStageStream]) {
         switch self {
         case .participantDidJoin(let info):
             renderer.stage(stage, participantDidJoin: info)
@@ -66,10 +79,13 @@ extension RendererEvent {
             renderer.stage(stage, participant: info, didChange: state)
         case .didAddStreams(let info, let streams):
             renderer.stage(stage, participant: info, didAdd: streams)
+            renderer.stage(stage, participant: info, didAdd: objects)
         case .didRemoveStreams(let info, let streams):
             renderer.stage(stage, participant: info, didRemove: streams)
+            renderer.stage(stage, participant: info, didRemove: objects)
         case .didChangeMutedStreams(let info, let streams):
             renderer.stage(stage, participant: info, didChangeMutedStreams: streams)
+            renderer.stage(stage, participant: info, didChangeMutedStreams: objects)
         case .connectionStateChanged(let state, let error):
             renderer.stage(stage, didChange: state, withError: error)
             renderer.stage(stage, didChange: state, withError: error.map { $0 as any Error })

@@ -76,6 +76,9 @@ public final class StageSimulation {
     private var callsBeforeStart: [(participantId: String, call: HostCall)] = []
     /// Host calls made from a callback during a run, scheduled once the current step is done.
     private var callsDuringRun: [(clientIndex: Int, call: HostCall)] = []
+    /// Statistics collected by `IVSStageStream.requestRTCStats()` and not yet handed to the
+    /// stream's delegate, oldest first (LST-5).
+    private var collectedStats: [(stream: IVSStageStream, stats: [String: [String: String]])] = []
     private var isRunning = false
 
     public init(seed: UInt64, stageId: String = "stage", network: LinkConditions = LinkConditions()) {
@@ -142,6 +145,7 @@ public final class StageSimulation {
         isRunning = true
         defer { isRunning = false }
         if !hasStarted { try start() }
+        deliverCollectedStats()
         let end = now + duration
         while let step = step(until: end) {
             if let current = simulator?.world { world = current }
@@ -149,6 +153,7 @@ public final class StageSimulation {
             scheduleCallsDuringRun()
             deliver(step.outcome.events)
             scheduleCallsDuringRun()
+            deliverCollectedStats()
         }
         now = max(now, end)
     }
@@ -224,6 +229,19 @@ public final class StageSimulation {
         hasStarted = true
     }
 
+    /// LST-5: statistics a stream collected, for its delegate at the simulation's next step.
+    func collected(_ stats: [String: [String: String]], for stream: IVSStageStream) {
+        collectedStats.append((stream, stats))
+    }
+
+    /// Hands the statistics collected so far to their streams' delegates, once each; those
+    /// requested from a delegate's callback wait for the next step.
+    private func deliverCollectedStats() {
+        let due = collectedStats
+        collectedStats = []
+        for (stream, stats) in due { stream.delegate?.stream(stream, didGenerateRTCStats: stats) }
+    }
+
     private func scheduleCallsDuringRun() {
         guard !callsDuringRun.isEmpty else { return }
         let calls = callsDuringRun
@@ -248,7 +266,8 @@ public final class StageSimulation {
                 scheduleCallsDuringRun()
             }
             guard case .renderer(let rendererEvent) = event.kind else { continue }
-            for renderer in stage.renderers { rendererEvent.deliver(to: renderer, from: stage) }
+            let objects = stage.streamObjects.objects(for: rendererEvent, observer: stage)
+            for renderer in stage.renderers { rendererEvent.deliver(to: renderer, from: stage, objects: objects) }
             if let error = rendererEvent.delegateError, !reported.contains(where: { $0 == (event.observer, error) }) { stage.errorDelegate?.stage(stage, didEmitError: error) }
             scheduleCallsDuringRun()
         }
@@ -265,6 +284,7 @@ extension StageSimulation {
         }
         let delivery = stage.signaling.receive(.text(frame))
         stage.onReceive?(frame)
+        stage.mediaChannel.webSocketChannel.handlers.onReceive?(.text(frame))
         if let message = delivery.message { stage.onReceiveSignaling?(message) }
     }
 }

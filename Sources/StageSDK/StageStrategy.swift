@@ -31,18 +31,36 @@ public protocol StageStrategy: AnyObject {
 /// reaches the stage at once, with no `refreshStrategy()`: each stage whose strategy last
 /// returned this object gets a `setMuted` host call at the simulation's current virtual time,
 /// and remote renderers hear `didChangeMutedStreams` (RND-6).
+///
+/// Configuration (LST-3, LST-4): a video stream created with `init(device:configuration:)`
+/// publishes with that configuration's values as they were when the stream was created (its
+/// size, bitrates and frame rate reach subscribers with the publish, its simulcast setting
+/// decides the layers sent); one created without publishes with its stage's
+/// `videoConfiguration`. A stream with another configuration returned after
+/// `refreshStrategy()` republishes.
 public final class LocalStageStream {
     /// What the stream carries.
     public let kind: MediaKind
     /// Whether the stream is muted now (as last set on this object).
     public private(set) var isMuted: Bool
+    /// The video configuration this stream publishes with; nil for its stage's
+    /// `videoConfiguration`, and always for audio.
+    public let videoConfiguration: VideoConfiguration?
     /// The stages whose strategies have returned this object (weak: a stream never keeps a
     /// stage alive), in the order they first did.
     private var owners: [WeakStage] = []
 
-    public init(kind: MediaKind, isMuted: Bool = false) {
+    public init(kind: MediaKind, isMuted: Bool = false, videoConfiguration: VideoConfiguration? = nil) {
         self.kind = kind
         self.isMuted = isMuted
+        self.videoConfiguration = kind == .video ? videoConfiguration : nil
+    }
+
+    /// A stream of what `device` captures, as `IVSLocalStageStream(device: camera)` and
+    /// `IVSLocalStageStream(device: camera, configuration: config)`: a camera's stream publishes
+    /// with `configuration`'s values as of now (a microphone's ignores it).
+    public convenience init(device: any LocalDevice, configuration: IVSLocalStageStreamVideoConfiguration? = nil) {
+        self.init(kind: device.mediaKind, videoConfiguration: configuration?.configuration)
     }
 
     /// Mutes or unmutes this stream (LST-1); a change reaches every stage currently publishing
@@ -81,7 +99,7 @@ final class LocalStreamNumbering {
     }
 
     func core(_ stream: LocalStageStream) -> LocalStream {
-        LocalStream(kind: stream.kind, instance: number(of: stream), isMuted: stream.isMuted)
+        LocalStream(kind: stream.kind, instance: number(of: stream), isMuted: stream.isMuted, video: stream.videoConfiguration)
     }
 }
 

@@ -63,13 +63,19 @@ extension Client {
         writer.writeOptional(reconnectAttempt) { writer, attempt in writer.write(attempt) }
     }
 
-    /// The OpenTok-style session and subscribers, and the remote publishers' settings.
+    /// The OpenTok-style session and subscribers, the remote publishers' settings, and the
+    /// video sizes this client published besides its configured one.
     private func encodeSubscribers(to writer: inout CanonicalWriter) {
         session.encode(to: &writer)
         writer.writeUnordered(subscribers)
         writer.writeUnordered(remoteProperties) { writer, entry in
             writer.writeName(entry.key)
             entry.value.encode(to: &writer)
+        }
+        writer.write(UInt32(videoSizesPublished.count))
+        for size in videoSizesPublished {
+            writer.write(size.width)
+            writer.write(size.height)
         }
     }
 }

@@ -58,6 +58,11 @@ public struct Client: Hashable, Sendable {
     public internal(set) var subscribers: [SubscriberSlot] = []
     /// What it learned of each remote publisher's settings (SUB-6, SUB-7).
     public internal(set) var remoteProperties: [String: PublisherProperties] = [:]
+    /// Every video size this client has published other than its configured one, in the order
+    /// first sent: those of video streams with their own configuration (LST-3). A stream told
+    /// of may describe any of them while its frames are in flight (SUB-7). Empty unless the
+    /// strategy returns such a stream, as only the Swift API's does.
+    public internal(set) var videoSizesPublished: [OpenTokStream.VideoDimensions] = []
 
     /// A client at the start of a run: the configured token and strategy, disconnected.
     /// `keyRing`: the stage service's keys, which the state encoding judges tokens by.
@@ -349,10 +354,16 @@ public struct Client: Hashable, Sendable {
         }
     }
 
-    /// Counts the publish requests among what the client is about to send.
+    /// Counts the publish requests among what the client is about to send, and notes the video
+    /// sizes they carry that differ from the configured one (`videoSizesPublished`).
     mutating func countPublishRequests(in messages: [WireMessage]) {
         for message in messages {
-            if case .publish = message { publishRepliesOwed += 1 }
+            guard case .publish(_, let properties) = message else { continue }
+            publishRepliesOwed += 1
+            let size = OpenTokStream.VideoDimensions(width: properties.widthPixels, height: properties.heightPixels)
+            if size != OpenTokStream.VideoDimensions(width: config.video.widthPixels, height: config.video.heightPixels), !videoSizesPublished.contains(size) {
+                videoSizesPublished.append(size)
+            }
         }
     }
 
@@ -421,12 +432,22 @@ public struct Client: Hashable, Sendable {
         output.apply(plan, from: self)
     }
 
-    /// The signaling a reconciler command needs.
-    /// What this client tells subscribers about its video when it publishes.
-    var publisherProperties: PublisherProperties {
-        PublisherProperties(audioFallbackEnabled: config.audioFallbackEnabled, videoType: config.videoType, video: config.video)
+    /// What this client tells subscribers about its video when it publishes `streams`: the video
+    /// stream's own configuration, or the client's (LST-3, LST-4).
+    func publisherProperties(for streams: [LocalStream]) -> PublisherProperties {
+        PublisherProperties(audioFallbackEnabled: config.audioFallbackEnabled, videoType: config.videoType, video: Self.video(of: streams) ?? config.video)
     }
 
+    /// The video configuration of the current publish (LST-3, LST-4): the published video
+    /// stream's own, or the client's.
+    public var publishedVideo: VideoConfiguration { Self.video(of: view.local.publishedStreams) ?? config.video }
+
+    /// The own configuration of the video stream among `streams`, if it has one.
+    private static func video(of streams: [LocalStream]) -> VideoConfiguration? {
+        streams.first { $0.kind == .video }?.video
+    }
+
+    /// The signaling a reconciler command needs.
     func messages(for command: StageCommand) -> [WireMessage] {
         switch command {
         case .subscribe(let id, let type): return [.subscribe(publisherId: id, type)]
@@ -435,7 +456,7 @@ public struct Client: Hashable, Sendable {
             return view[id]?.isPublishing == true ? [.unsubscribe(publisherId: id)] : []
         case .publish(let streams):
             let id = view.local.info.participantId
-            return [.publish(streams.map { StageStream(participantId: id, kind: $0.kind, isMuted: $0.isMuted) }, publisherProperties)]
+            return [.publish(streams.map { StageStream(participantId: id, kind: $0.kind, isMuted: $0.isMuted) }, publisherProperties(for: streams))]
         case .unpublish: return [.unpublish]
         case .applyMute(let stream): return [.mute(stream.kind, stream.isMuted)]
         }

@@ -52,6 +52,7 @@ extension LocalStream: ExplorationEncodable {
         kind.encode(to: &writer)
         writer.write(instance)
         writer.write(isMuted)
+        writer.writeOptional(video)
     }
 }
 

@@ -4,7 +4,8 @@ import StageCore
 extension World {
     /// requestRTCStats for one stream (LST-5). For a stream an observer receives, computed from
     /// the simulated links of both ends: round trip, jitter and loss add up across the two
-    /// links; the video layer is the one the observer's downlink carries (LST-4); audio reports
+    /// links; the video layer is the one the observer's downlink carries among those the
+    /// publisher's current publish sends (`Client.publishedVideo`, LST-4); audio reports
     /// peak and rms levels, silent while the stream is muted. For the observer's own published
     /// stream (`participant == observer`): its uplink's figures and every layer it sends, and
     /// only in a routed session (the seed: statistics for a stream published by the local
@@ -25,11 +26,12 @@ extension World {
         ]
         switch kind {
         case .video:
-            let layer = clients[publisherIndex].config.video.layer(forDownlinkBitsPerSecond: down.downlinkBitsPerSecond)
+            let video = clients[publisherIndex].publishedVideo
+            let layer = video.layer(forDownlinkBitsPerSecond: down.downlinkBitsPerSecond)
             inbound["layer"] = layer.name
             inbound["frameHeight"] = String(layer.heightPixels)
             inbound["bitrateBitsPerSecond"] = String(min(layer.bitrateBitsPerSecond, down.downlinkBitsPerSecond))
-            inbound["framesPerSecond"] = String(clients[publisherIndex].config.video.targetFramerateFramesPerSecond)
+            inbound["framesPerSecond"] = String(video.targetFramerateFramesPerSecond)
         case .audio:
             inbound.merge(Self.audioLevels(muted: stream.isMuted, delivered: delivered)) { _, level in level }
         }
@@ -51,11 +53,12 @@ extension World {
         ]
         switch kind {
         case .video:
-            let layers = client.config.video.layers
+            let video = client.publishedVideo
+            let layers = video.layers
             outbound["layers"] = layers.map(\.name).joined(separator: ",")
-            outbound["frameHeight"] = String(client.config.video.heightPixels)
+            outbound["frameHeight"] = String(video.heightPixels)
             outbound["bitrateBitsPerSecond"] = String(layers.map(\.bitrateBitsPerSecond).reduce(0, +))
-            outbound["framesPerSecond"] = String(client.config.video.targetFramerateFramesPerSecond)
+            outbound["framesPerSecond"] = String(video.targetFramerateFramesPerSecond)
         case .audio:
             outbound.merge(Self.audioLevels(muted: stream.isMuted, delivered: 1)) { _, level in level }
         }

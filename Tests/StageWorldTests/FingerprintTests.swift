@@ -2,6 +2,7 @@ import Drivers
 import Simulation
 import StageCore
 @testable import StageWorld
+import SubscriberModel
 import Testing
 
 /// Clients with these names and default settings, tokens signed by the app key, nothing scheduled.
@@ -251,6 +252,20 @@ struct FingerprintTests {
         #expect(writer.bytes != { var bytes = CanonicalWriter(); frame.encode(to: &bytes, nextExpected: 0, clientEpoch: 0, keyRing: TokenKeyRing()); return bytes.bytes }())
     }
 
+    @Test("a local stream's own video configuration and the video sizes a client published are part of the state (LST-3, SUB-7)")
+    func videoConfigurationsInTheState() throws {
+        var plain = stage(["p1"])
+        plain.clients[0].view.local.streams = [LocalStream(kind: .video)]
+        var configured = plain
+        var smaller = VideoConfiguration()
+        try smaller.setSize(widthPixels: 360, heightPixels: 640)
+        configured.clients[0].view.local.streams = [LocalStream(kind: .video, video: smaller)]
+        #expect(plain.fingerprint() != configured.fingerprint())
+        var published = plain
+        published.clients[0].videoSizesPublished = [OpenTokStream.VideoDimensions(width: 360, height: 640)]
+        #expect(plain.fingerprint() != published.fingerprint())
+    }
+
     @Test("a fixed run has the same fingerprint in every process")
     func crossProcess() {
         var world = stage(["alice", "bob", "carol"], keepalive: KeepalivePolicy())
@@ -263,6 +278,9 @@ struct FingerprintTests {
         // number (SUB-2, SUB-3: a subscribe after an unsubscribe is a new subscriber), 1 here.
         // Re-pinned (English seed audit): the service writes each participant id's count of
         // streams and every publisher snapshot its stream number (SUB-7 streamId), 1 here.
-        #expect(XXH3.hex(simulator.world.fingerprint()) == "fcf622d2e4ca71db")
+        // Re-pinned (seed page code): each local stream writes whether it has its own video
+        // configuration (LST-3), and each client the video sizes it published besides its
+        // configured one (SUB-7); none here.
+        #expect(XXH3.hex(simulator.world.fingerprint()) == "5fa6f2d5f191f38d")
     }
 }

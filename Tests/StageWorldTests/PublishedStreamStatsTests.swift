@@ -9,9 +9,10 @@ import Testing
 /// local client, you must use a session that uses the OpenTok Media Router" (routed mode).
 @Suite("RTC stats of a published stream (LST-5)")
 struct PublishedStreamStatsTests {
-    private func world(mediaMode: OpenTokMediaMode, hostMutesAudio: Bool = false) -> World {
+    private func world(mediaMode: OpenTokMediaMode, hostMutesAudio: Bool = false, ownVideo: VideoConfiguration? = nil) -> World {
         var strategy = StrategySpec()
         strategy.publish = true
+        if let ownVideo { strategy.streams = [LocalStream(kind: .audio), LocalStream(kind: .video, video: ownVideo)] }
         let clients = ["host", "viewer"].map { name in
             ClientConfig(name: name, sdk: .mobile(SemanticVersion(1, 37, 0)), token: .raw(signedToken(name)), strategy: strategy, mediaMode: mediaMode)
         }
@@ -37,6 +38,25 @@ struct PublishedStreamStatsTests {
         let audio = try #require(world.rtcStats(observer: "host", participant: "host", kind: .audio)?["outbound-rtp-audio"])
         #expect(audio["peakDb"] == "-6.0" && audio["rmsDb"] == "-18.0")
         #expect(world.rtcStats(observer: "viewer", participant: "host", kind: .video)?["inbound-rtp-video"] != nil)
+    }
+
+    @Test("a video stream with its own configuration (LST-3): both ends' stats describe what it publishes")
+    func ownConfigurationInStats() throws {
+        var video = VideoConfiguration()
+        try video.setMaxBitrate(900_000)
+        try video.setSize(widthPixels: 360, heightPixels: 640)
+        try video.setTargetFramerate(15)
+        video.simulcastEnabled = false
+        let world = world(mediaMode: .routed, ownVideo: video)
+        let outbound = try #require(world.rtcStats(observer: "host", participant: "host", kind: .video)?["outbound-rtp-video"])
+        #expect(outbound["layers"] == "high")
+        #expect(outbound["frameHeight"] == "640")
+        #expect(outbound["bitrateBitsPerSecond"] == "900000")
+        #expect(outbound["framesPerSecond"] == "15")
+        let inbound = try #require(world.rtcStats(observer: "viewer", participant: "host", kind: .video)?["inbound-rtp-video"])
+        #expect(inbound["frameHeight"] == "640" && inbound["framesPerSecond"] == "15")
+        let viewer = try #require(world.clientIndex(named: "viewer"))
+        #expect(world.clients[viewer].remoteProperties["host"]?.widthPixels == 360)
     }
 
     @Test("a muted audio stream reports silence, -100 dB peak and rms, to its receiver and its publisher; unmuted it does not")
