@@ -25,7 +25,7 @@ struct ObserverParticipant: Hashable, Sendable, Comparable {
 /// (the state differs from the last one reported for that participant; `notPublished` before any).
 public struct JoinLeaveOrderMonitor: InvariantMonitor {
     public var name: String { "join-before-events-leave-after" }
-    public var summary: String { "participantDidJoin precedes every other event about a participant; participantDidLeave follows them all; a remote is published in between" }
+    public var summary: String { "participantDidJoin precedes every other event about a participant; participantDidLeave follows them all; a remote is published in between; every publishState event reports a change" }
     public var rules: [String] { ["RND-3", "RND-2", "RND-1"] }
     private var joined: Set<ObserverParticipant> = []
     /// Remotes whose renderers were told `published` and not yet `notPublished`.
