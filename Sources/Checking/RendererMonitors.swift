@@ -21,16 +21,19 @@ struct ObserverParticipant: Hashable, Sendable, Comparable {
 /// RND-3: participantDidJoin precedes every other event about a participant, and
 /// participantDidLeave follows every other event about that join; no double join or leave.
 /// RND-1: a remote's publish state is reported too: `published` right after its join, and
-/// `notPublished` before its leave.
+/// `notPublished` before its leave; every publishState event, local or remote, reports a change
+/// (the state differs from the last one reported for that participant; `notPublished` before any).
 public struct JoinLeaveOrderMonitor: InvariantMonitor {
     public var name: String { "join-before-events-leave-after" }
-    public var summary: String { "participantDidJoin precedes every other event about a participant; participantDidLeave follows them all; a remote is published in between" }
+    public var summary: String { "participantDidJoin precedes every other event about a participant; participantDidLeave follows them all; a remote is published in between; every publishState event reports a change" }
     public var rules: [String] { ["RND-3", "RND-2", "RND-1"] }
     private var joined: Set<ObserverParticipant> = []
     /// Remotes whose renderers were told `published` and not yet `notPublished`.
     private var remotePublished: Set<ObserverParticipant> = []
     /// Remotes just joined whose `published` must be the next event about them.
     private var awaitingPublished: Set<ObserverParticipant> = []
+    /// The publish state last reported for each participant, where it is not `notPublished`.
+    private var reportedPublishState: [ObserverParticipant: PublishState] = [:]
 
     public init() {}
 
@@ -38,6 +41,9 @@ public struct JoinLeaveOrderMonitor: InvariantMonitor {
         guard let renderer = event.rendererEvent, let who = renderer.participant else { return [] }
         let key = ObserverParticipant(observer: event.observer, participantId: who.participantId)
         if !who.isLocal, let problem = remotePublishState(renderer, key) {
+            return [violation(event, index: index, problem)]
+        }
+        if case .publishStateChanged(_, let state, _) = renderer, let problem = publishStateChange(to: state, key) {
             return [violation(event, index: index, problem)]
         }
         switch renderer {
@@ -70,11 +76,23 @@ public struct JoinLeaveOrderMonitor: InvariantMonitor {
         return wasAwaiting ? "\(renderer.name) about \(key.participantId) before its publishState published" : nil
     }
 
+    /// RND-1: a publishState event reports a change of the participant's publish state.
+    private mutating func publishStateChange(to state: PublishState, _ key: ObserverParticipant) -> String? {
+        let before = reportedPublishState[key] ?? .notPublished
+        reportedPublishState[key] = state == .notPublished ? nil : state
+        return before == state ? "publishState \(state.rawValue) for \(key.participantId), which was already \(state.rawValue)" : nil
+    }
+
     public static var keyReads: WorldReads { [] }
 
-    /// The pairs joined, shown published, and awaiting `published` (RND-1..3).
+    /// The pairs joined, shown published, and awaiting `published`, and the publish states
+    /// reported (RND-1..3).
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
         for pairs in [joined, remotePublished, awaitingPublished] { writer.writeUnordered(pairs) { $1.encode(into: &$0) } }
+        writer.writeUnordered(reportedPublishState) { writer, entry in
+            entry.key.encode(into: &writer)
+            writer.write(entry.value.rawValue)
+        }
     }
 }
 

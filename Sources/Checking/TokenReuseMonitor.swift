@@ -9,10 +9,13 @@ import StageWorld
 /// connected, so it learns it is disconnected (unless the frame is lost) instead of waiting
 /// for its keepalive. A holder already reconnecting has left the dropped connection (a frame
 /// on it goes nowhere, NET-3) and is not judged. Read from the frames in flight after the
-/// step, not from the service.
+/// step, not from the service. And such an ejection needs another client: a join from the
+/// client the service holds the participant for is that client's retried join or reconnect
+/// (STG-3, NET-3), which keeps the participant, so some client other than the participant's
+/// holder after the step must hold a token naming it.
 public struct TokenReuseMonitor: InvariantMonitor {
     public var name: String { "token-reuse-tells-the-earlier-holder" }
-    public var summary: String { "a connection the service drops because its token joined again is sent an ejected frame in the same step" }
+    public var summary: String { "a connection the service drops because its token joined again is sent an ejected frame in the same step; the token joined again from another client" }
     public var rules: [String] { ["TOK-10"] }
 
     public init() {}
@@ -21,6 +24,9 @@ public struct TokenReuseMonitor: InvariantMonitor {
         guard event.observer == "server", case .service(.ejected(let id, "token-reused")) = event.kind else { return [] }
         let holders = world.clients.indices.filter { world.clients[$0].claims?.participantId == id }
         let current = world.server.participants.first { $0.info.participantId == id }?.clientIndex
+        guard holders.contains(where: { $0 != current }) else {
+            return [violation(event, index: index, "the service dropped \(id)'s connection for its token joining again, but no other client holds a token for \(id): a join from its own client is a rejoin")]
+        }
         let untold = holders.filter { client in
             client != current && world.clients[client].view.local.connectionState == .connected && !ejectionSent(to: client, world: world)
         }

@@ -44,6 +44,15 @@ struct TokenReuseMonitorTests {
         #expect(monitor.observe(Self.ejection, index: 0, world: world).isEmpty)
     }
 
+    /// The service still holds `viewer` on viewer's own client and no other client holds a
+    /// token for it: an ejection for token reuse there was a rejoin treated as a second join.
+    @Test("an ejection for token reuse with no other client holding the token is reported")
+    func ejectionWithoutAnotherHolder() throws {
+        var monitor = TokenReuseMonitor()
+        #expect(monitor.observe(Self.ejection, index: 0, world: try subscribedPairWorld()).map(\.message)
+            == ["the service dropped viewer's connection for its token joining again, but no other client holds a token for viewer: a join from its own client is a rejoin"])
+    }
+
     @Test("the bundled TOK-10 scenario passes, and the monitor sees its ejection")
     func bundledScenario() throws {
         let scenario = try ScenarioLoader.load(path: packageRoot + "/Scenarios/tok-10-token-reuse.yaml")

@@ -99,6 +99,7 @@ enum TraceHashPins {
         "Scenarios/tok-5-exchange-right-after-join.yaml": "c9129aaa93732ac5",
         "Scenarios/tok-6-7-publish-capability-exchange.yaml": "82d9d4ae25d6817e",
         "Scenarios/tok-7-capability-lost-mid-publish.yaml": "bdb058369dccc698",
+        "Scenarios/rnd-1-leave-after-capability-loss.yaml": "34317cdb4a14f58f",
         "Scenarios/tok-8-service-refuses-subscribe-without-capability.yaml": "bd74d711e03de65a",
         // Re-pinned: the watcher, given back allow_subscribe, subscribes again and its new subscriber connects (SUB-2 seed: sent "when the app starts receiving").
         "Scenarios/tok-8-subscribe-capability-exchange.yaml": "17527a44733ef087",

@@ -82,6 +82,16 @@ struct ReconcilerTests {
         #expect(plan.commands.last == .unpublish)
     }
 
+    @Test("RND-5, RND-1: a local leave ends only a publish attempted or made, not one the strategy merely wants")
+    func localLeaveWithoutPublish() {
+        var view = subscribedView(.audioVideo)
+        view.local.wantsToPublish = true
+        view.local.streams = [LocalStream(kind: .audio)]
+        let plan = Reconciler.localLeave(&view)
+        #expect(plan.events.map(\.name) == ["didRemoveStreams", "subscribeState", "publishState", "participantDidLeave"])
+        #expect(!plan.commands.contains(.unpublish))
+    }
+
     @Test("STR-3: publishing is asked only with the publish capability")
     func publishNeedsCapability() {
         var view = StageView(local: ParticipantInfo(participantId: "me", isLocal: true, capabilities: Capabilities(canPublish: false)))

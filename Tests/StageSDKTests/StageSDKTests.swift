@@ -323,6 +323,29 @@ struct StageSDKTests {
         #expect(simulation.violations.isEmpty, "seed \(simulation.seed): \(simulation.violations)")
     }
 
+    /// The trace names the instance of each returned stream (`LocalStreamNumbering`): a new
+    /// object is a new instance, numbered from 1 in the order the strategy first returns it.
+    @Test("each LocalStageStream object is its own instance, numbered from 1 in first-seen order (LST-2)")
+    func streamObjectsAreNumbered() throws {
+        let (simulation, aliceStrategy, alice, _) = try aliceAndBobJoined(seed: 9)
+        func lastAudioInstance() -> UInt32? {
+            simulation.trace.events.last { event in
+                guard event.observer == "alice", case .strategyQueried(let report) = event.kind else { return false }
+                return report.streamsReturned != nil
+            }.flatMap { event in
+                guard case .strategyQueried(let report) = event.kind else { return nil }
+                return report.streamsReturned?.first { $0.kind == .audio }?.instance
+            }
+        }
+        let first = try #require(lastAudioInstance())
+        aliceStrategy.microphone = LocalStageStream(kind: .audio)
+        alice.stage.refreshStrategy()
+        try simulation.run(for: .seconds(1))
+        let second = try #require(lastAudioInstance())
+        #expect(first >= 1)
+        #expect(second > first)
+    }
+
     @Test("Stage(token:) throws for a token it cannot read; join() throws for an expired one and schedules nothing (STG-1, TOK-1)")
     func throwingAPI() throws {
         let simulation = StageSimulation(seed: 1, stageId: "demo")

@@ -99,6 +99,26 @@ struct SessionMonitorTests {
         #expect(run([join, published, leave]).count == 1, "leave while still published")
     }
 
+    @Test("every publishState event, local or remote, reports a state other than the last one reported")
+    func publishStateChanges() {
+        let world = settledWorld()
+        let alice = ParticipantInfo(participantId: "alice", userId: "", isLocal: true, attributes: [:], capabilities: Capabilities())
+        let bob = ParticipantInfo(participantId: "bob", userId: "", isLocal: false, attributes: [:], capabilities: Capabilities())
+        func run(_ renderer: [RendererEvent]) -> [Violation] {
+            var monitor = JoinLeaveOrderMonitor()
+            return renderer.enumerated().flatMap { monitor.observe(event("alice", .renderer($0.element), at: .zero), index: $0.offset, world: world) }
+        }
+        func state(_ who: ParticipantInfo, _ state: PublishState) -> RendererEvent { .publishStateChanged(who, state, nil) }
+        let join = RendererEvent.participantDidJoin(alice), leave = RendererEvent.participantDidLeave(alice)
+        #expect(run([join, state(alice, .attemptingPublish), state(alice, .published), state(alice, .notPublished), leave]).isEmpty)
+        #expect(run([join, state(alice, .notPublished), leave]).count == 1, "notPublished before any publish")
+        #expect(run([join, state(alice, .attemptingPublish), state(alice, .notPublished), state(alice, .notPublished), leave]).count == 1, "a second notPublished at leave")
+        #expect(run([join, state(alice, .attemptingPublish), state(alice, .attemptingPublish), leave]).count == 1)
+        let bobJoin = RendererEvent.participantDidJoin(bob), bobLeave = RendererEvent.participantDidLeave(bob)
+        #expect(run([bobJoin, state(bob, .published), state(bob, .notPublished), bobLeave, bobJoin, state(bob, .published)]).isEmpty, "a republish after a leave")
+        #expect(run([bobJoin, state(bob, .published), state(bob, .published)]).count == 1)
+    }
+
     @Test("a publisher dropped at once for an unanswered ping is flagged while the grace is on, not without it")
     func publisherDrop() {
         func run(grace: VirtualDuration, wasPublishing: Bool, reason: String) -> [Violation] {
