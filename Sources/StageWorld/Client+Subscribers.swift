@@ -103,6 +103,18 @@ extension Client {
         return found + followPublisherMedia() + followSubscribeType()
     }
 
+    /// An announced publisher published again with other settings (LST-3: a video stream with
+    /// its own configuration): this client knows them from now on, as a client that learns of
+    /// the publisher later would, and its subscribers' streams have the new video size (SUB-7).
+    mutating func publisherPropertiesChanged(_ properties: PublisherProperties, of publisherId: String) {
+        remoteProperties[publisherId] = properties
+        let size = OpenTokStream.VideoDimensions(width: properties.widthPixels, height: properties.heightPixels)
+        for index in subscribers.indices where subscribers[index].publisherId == publisherId
+            && !subscribers[index].state.phase.isTerminal && subscribers[index].state.stream.videoDimensions != size {
+            subscribers[index].state.publisherVideoResized(to: size)
+        }
+    }
+
     /// SUB-5 `publisherPropertyChanged`, "caused by the stream's publisher stopping the video
     /// stream": a subscriber's stream has video exactly while its publisher sends an unmuted
     /// video stream, whichever way the video stopped or came back: a video mute

@@ -415,6 +415,7 @@ public struct Client: Hashable, Sendable {
             ?? view.upsert(RemoteParticipant(info: snapshot.info, answer: strategy.shouldSubscribe(to: snapshot.info)))
         if view[index: index].announced {
             if Mutants.isOn(.joinAgainOnStreamChange) { output.events.append(.participantDidJoin(snapshot.info)) }
+            if remoteProperties[snapshot.info.participantId] != snapshot.properties { publisherPropertiesChanged(snapshot.properties, of: snapshot.info.participantId) }
             output.apply(Reconciler.remoteStreamsChanged(&view, participantId: snapshot.info.participantId, streams: snapshot.streams), from: self)
             output.subscriberEvents += followPublisherMedia()
             return

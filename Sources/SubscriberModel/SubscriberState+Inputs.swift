@@ -41,6 +41,11 @@ extension SubscriberState {
     /// stream's `hasAudio` follows; no subscriber event reports it.
     public mutating func publisherAudioChanged(enabled: Bool) { stream.hasAudio = enabled }
 
+    /// SUB-7: the publisher published its video again at another size (LST-3: a stream with its
+    /// own configuration); `videoDimensions`, "the current dimensions of the video media track
+    /// on this stream", follow; no subscriber event reports it.
+    public mutating func publisherVideoResized(to dimensions: OpenTokStream.VideoDimensions) { stream.videoDimensions = dimensions }
+
     /// SUB-5: `subscribeToVideo` -> video disabled / enabled (subscriberPropertyChanged).
     @discardableResult
     public mutating func setSubscribeToVideo(_ enabled: Bool) -> [SubscriberEvent] { apply(.setSubscribeToVideo(enabled)).events }

@@ -132,7 +132,7 @@ struct SeedPageVideoConfigurationTests {
         #expect(microphoneStream.videoConfiguration == nil)
     }
 
-    @Test("a stream with another configuration returned after refreshStrategy republishes: a viewer who joins later is told its size")
+    @Test("a stream with another configuration returned after refreshStrategy republishes: a viewer who joins later is told its size, and a viewer already watching has the stream's current dimensions (SUB-7)")
     func newConfigurationRepublishes() throws {
         let simulation = StageSimulation(seed: 12, stageId: "demo")
         let strategy = CameraPublisher(cameraStream: IVSLocalStageStream(device: IVSCamera(), configuration: try pageConfiguration()))
@@ -154,6 +154,13 @@ struct SeedPageVideoConfigurationTests {
 
         let told = try publishedVideo(of: "host", seenBy: "late", in: simulation)
         #expect(told.widthPixels == 640 && told.heightPixels == 360)
+        let known = try publishedVideo(of: "host", seenBy: "early", in: simulation)
+        #expect(known.widthPixels == 640 && known.heightPixels == 360, "the early viewer still holds \(known.widthPixels)x\(known.heightPixels)")
+        // opentok-subscribe.en.txt: videoDimensions, "the current dimensions of the video media track on this stream".
+        let earlyIndex = try #require(simulation.world.clientIndex(named: "early"))
+        let watched = simulation.world.clients[earlyIndex].subscribers.filter { $0.publisherId == "host" && !$0.state.phase.isTerminal }
+        try #require(!watched.isEmpty)
+        #expect(watched.allSatisfy { $0.state.stream.videoDimensions == .init(width: 640, height: 360) })
         #expect(simulation.violations.isEmpty)
     }
 }
