@@ -44,6 +44,11 @@ public struct SubscriberEventOrderCheck: Sendable {
         if let mode { tracks[subscriptionId, default: Track()].mode = mode }
     }
 
+    /// Whether `subscriptionId`'s last disconnect is still unresolved.
+    public func hasOpenDisconnect(_ subscriptionId: String) -> Bool {
+        tracks[subscriptionId]?.disconnectOpen == true
+    }
+
     /// Subscription ids whose last disconnect is still unresolved, sorted.
     public var openDisconnects: [String] {
         tracks.filter { $0.value.disconnectOpen }.map(\.key).sorted()

@@ -32,4 +32,58 @@ struct SubscriberLifecycleMonitorTests {
         #expect(again.count == 1)
         #expect(again.first?.message.contains("second subscriberDidConnectToStream") == true)
     }
+
+    private func destroyed(_ reason: StreamDestroyedReason, at milliseconds: UInt64) -> TraceEvent {
+        let stream = OpenTokStream(streamId: "host-1", connectionId: "host")
+        let event = SubscriberTraceEvent(publisherId: "host", streamId: "host-1", event: .streamDestroyed(stream, reason: reason))
+        return TraceEvent(time: .milliseconds(milliseconds), observer: "viewer", kind: .subscriber(event))
+    }
+
+    private func disconnect(at milliseconds: UInt64) -> TraceEvent {
+        let event = SubscriberTraceEvent(publisherId: "host", streamId: "host-1", event: .subscriberDidDisconnectFromStream)
+        return TraceEvent(time: .milliseconds(milliseconds), observer: "viewer", kind: .subscriber(event))
+    }
+
+    /// The viewer's world after its dropped subscriber to host-1 ended: destroyed with its
+    /// stream (`destroy`), or unsubscribed before the stream left.
+    private func world(subscriberEndedBy destroy: Bool) -> World {
+        var state = SubscriberState(stream: OpenTokStream(streamId: "host-1", connectionId: "host"))
+        state.subscribe(at: 0)
+        state.mediaStarted(at: 1)
+        state.mediaDropped(at: 2)
+        if destroy { state.restoreFailed() } else { state.unsubscribe() }
+        var world = world
+        world.clients[1].subscribers = [SubscriberSlot(publisherId: "host", announcement: 1, state: state)]
+        return world
+    }
+
+    @Test("SUB-4: a stream that cannot be restored is destroyed with networkDisconnected, and only then")
+    func restoreFailedReason() {
+        let ended = world(subscriberEndedBy: true)
+        var monitor = SubscriberLifecycleMonitor()
+        #expect(monitor.observe(connect(subscriber: 1, at: 1), index: 0, world: ended).isEmpty)
+        #expect(monitor.observe(disconnect(at: 2), index: 1, world: ended).isEmpty)
+        let wrong = monitor.observe(destroyed(.clientDisconnected, at: 3), index: 2, world: ended)
+        #expect(wrong.count == 1)
+        #expect(wrong.first?.message.contains("its reason is networkDisconnected") == true)
+
+        var restored = SubscriberLifecycleMonitor()
+        _ = restored.observe(connect(subscriber: 1, at: 1), index: 0, world: ended)
+        _ = restored.observe(disconnect(at: 2), index: 1, world: ended)
+        #expect(restored.observe(destroyed(.networkDisconnected, at: 3), index: 2, world: ended).isEmpty)
+
+        var connected = SubscriberLifecycleMonitor()
+        _ = connected.observe(connect(subscriber: 1, at: 1), index: 0, world: ended)
+        let early = connected.observe(destroyed(.networkDisconnected, at: 3), index: 1, world: ended)
+        #expect(early.first?.message.contains("its reason is clientDisconnected") == true)
+    }
+
+    @Test("SUB-3: a stream leaving after its subscriber was unsubscribed is the session's report, with any reason")
+    func unsubscribedBeforeTheStreamLeft() {
+        let unsubscribed = world(subscriberEndedBy: false)
+        var monitor = SubscriberLifecycleMonitor()
+        _ = monitor.observe(connect(subscriber: 1, at: 1), index: 0, world: unsubscribed)
+        _ = monitor.observe(disconnect(at: 2), index: 1, world: unsubscribed)
+        #expect(monitor.observe(destroyed(.clientDisconnected, at: 3), index: 2, world: unsubscribed).isEmpty)
+    }
 }

@@ -86,6 +86,14 @@ struct JSONHostValueTests {
         #expect(try JSONValue.parse("3").decode(Double.self) == 3)
     }
 
+    /// A number just above the midpoint of two neighbouring floats: read through `Double` it
+    /// becomes the midpoint itself and ties to the even float below (double rounding).
+    @Test("a Float is the float nearest the number's text, not the Double's nearest float")
+    func floatWithoutDoubleRounding() throws {
+        #expect(try JSONValue.parse("1.00000005960464477539062500001").decode(Float.self) == Float(1).nextUp)
+        #expect(try JSONValue.parse("1.00000005960464477539062499999").decode(Float.self) == 1)
+    }
+
     @Test("non-finite floats are encoding errors")
     func nonFinite() {
         #expect(throws: EncodingError.self) { try JSONValue(encoding: Double.infinity) }

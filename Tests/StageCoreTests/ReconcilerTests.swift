@@ -26,6 +26,16 @@ func subscribedView(_ answer: SubscribeType) -> StageView {
 
 @Suite("Reconciler")
 struct ReconcilerTests {
+    @Test("StageView.upsert replaces a remote with the same id, the last in id order too")
+    func upsertReplaces() {
+        var view = StageView(local: ParticipantInfo(participantId: "me", isLocal: true))
+        for id in ["bob", "alice"] { view.upsert(RemoteParticipant(info: ParticipantInfo(participantId: id), answer: .none)) }
+        #expect(view.upsert(RemoteParticipant(info: ParticipantInfo(participantId: "bob", userId: "bob-2"), answer: .audioVideo)) == 1)
+        #expect(view.remotes.map(\.info.participantId) == ["alice", "bob"])
+        #expect(view["bob"]?.info.userId == "bob-2")
+        #expect(view["bob"]?.answer == .audioVideo)
+    }
+
     @Test("STR-5: a refresh with unchanged answers emits no command and no event")
     func unchangedRefresh() {
         var view = subscribedView(.audioVideo)
