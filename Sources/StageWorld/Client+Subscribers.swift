@@ -103,9 +103,9 @@ extension Client {
         return found + followPublisherMedia() + followSubscribeType()
     }
 
-    /// An announced publisher published again with other settings (LST-3: a video stream with
-    /// its own configuration): this client knows them from now on, as a client that learns of
-    /// the publisher later would, and its subscribers' streams have the new video size (SUB-7).
+    /// A publisher's publish brought settings this client did not hold (its first publish, or
+    /// one with a video stream's own configuration, LST-3): it knows them from now on, and
+    /// subscribers already watching have the new video size (SUB-7).
     mutating func publisherPropertiesChanged(_ properties: PublisherProperties, of publisherId: String) {
         remoteProperties[publisherId] = properties
         let size = OpenTokStream.VideoDimensions(width: properties.widthPixels, height: properties.heightPixels)

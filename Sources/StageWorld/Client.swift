@@ -413,15 +413,14 @@ public struct Client: Hashable, Sendable {
     mutating func remotePublished(_ snapshot: PublisherSnapshot, strategy: some StrategyAnswers, into output: inout Output) {
         let index = view.index(of: snapshot.info.participantId)
             ?? view.upsert(RemoteParticipant(info: snapshot.info, answer: strategy.shouldSubscribe(to: snapshot.info)))
+        if remoteProperties[snapshot.info.participantId] != snapshot.properties { publisherPropertiesChanged(snapshot.properties, of: snapshot.info.participantId) }
         if view[index: index].announced {
             if Mutants.isOn(.joinAgainOnStreamChange) { output.events.append(.participantDidJoin(snapshot.info)) }
-            if remoteProperties[snapshot.info.participantId] != snapshot.properties { publisherPropertiesChanged(snapshot.properties, of: snapshot.info.participantId) }
             output.apply(Reconciler.remoteStreamsChanged(&view, participantId: snapshot.info.participantId, streams: snapshot.streams), from: self)
             output.subscriberEvents += followPublisherMedia()
             return
         }
         view[index: index].info = snapshot.info
-        remoteProperties[snapshot.info.participantId] = snapshot.properties
         view[index: index].answer = strategy.shouldSubscribe(to: snapshot.info)
         output.reportSubscribeQuery(canPublish: view.local.info.capabilities.canPublish)
         view[index: index].publishedStreams = snapshot.streams
