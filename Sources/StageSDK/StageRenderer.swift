@@ -12,7 +12,8 @@ public protocol StageRenderer: AnyObject {
     func stage(_ stage: Stage, participantDidJoin participant: ParticipantInfo)
     /// RND-2, RND-3: a participant stopped publishing or left; follows every other event about it.
     func stage(_ stage: Stage, participantDidLeave participant: ParticipantInfo)
-    /// The local participant's publish state changed (RND-1).
+    /// A participant's publish state changed (RND-1): the local participant's, and a remote's
+    /// (`published` right after its join, `notPublished` right before its leave).
     func stage(_ stage: Stage, participant: ParticipantInfo, didChange publishState: PublishState)
     /// The subscription to a remote participant changed state (RND-1).
     func stage(_ stage: Stage, participant: ParticipantInfo, didChange subscribeState: SubscribeState)
