@@ -115,5 +115,12 @@ enum TraceHashPins {
         "Scenarios/vis-3-mute-and-late-joiners.yaml": "2dbf5ca843d7b8d2",
         "Scenarios/tok-6-host-decides-when-to-publish.yaml": "72b4ca3b39779dac",
         "Scenarios/sub-1-3-session-stream-events.yaml": "991dda76ccc65107",
+        "Scenarios/blind2-sub-1-3-session-events.yaml": "e50367c3fcc08dad",
+        "Scenarios/blind2-sub-4-cannot-restore.yaml": "ca56e3a109028afd",
+        "Scenarios/blind2-sub-4-reconnect-either-side.yaml": "18577d3b50f05bb7",
+        "Scenarios/blind2-sub-5-6-quality-fallback.yaml": "7eb6cd387c469f54",
+        "Scenarios/blind2-sub-5-video-reasons.yaml": "e675764808e464ad",
+        "Scenarios/blind2-sub-7-8-late-viewer-and-layers.yaml": "4dd045230dae8875",
+        "Scenarios/blind2-sub-7-stream-properties.yaml": "11be40584d4f8ce0",
     ]
 }
