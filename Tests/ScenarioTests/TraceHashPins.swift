@@ -120,7 +120,7 @@ enum TraceHashPins {
         "Scenarios/blind2-sub-4-reconnect-either-side.yaml": "18577d3b50f05bb7",
         "Scenarios/blind2-sub-5-6-quality-fallback.yaml": "7eb6cd387c469f54",
         "Scenarios/blind2-sub-5-video-reasons.yaml": "e675764808e464ad",
-        "Scenarios/blind2-sub-7-8-late-viewer-and-layers.yaml": "4dd045230dae8875",
+        "Scenarios/blind2-sub-7-8-late-viewer-and-layers.yaml": "160765b9a06209bd",
         "Scenarios/blind2-sub-7-stream-properties.yaml": "11be40584d4f8ce0",
     ]
 }

@@ -153,6 +153,35 @@ struct BlindAuditPublishSubscribeTests {
         #expect(viewer.recorder.lines == ["connection connecting", "connection connected", "join viewer"])
     }
 
+    /// Records what reaches a stage's error delegate.
+    final class ErrorLog: IVSErrorDelegate {
+        private(set) var errors: [StageError] = []
+        func stage(_ stage: IVSStage, didEmitError error: StageError) { errors.append(error) }
+    }
+
+    @Test("S4 STG-1 STG-4: the error delegate attached as the page does hears why a publish failed")
+    func errorDelegateHearsPublishError() throws {
+        let simulation = StageSimulation(seed: 38, stageId: "blind")
+        var members: [Member] = []
+        for index in 1...13 {
+            members.append(try member(String(format: "p%02d", index), in: simulation, strategy: TunableStrategy(publishes: true, streams: [IVSLocalStageStream(device: IVSMicrophone())])))
+        }
+        let logs = members.map { member in
+            let log = ErrorLog()
+            member.stage.errorDelegate = log
+            return log
+        }
+        for member in members.prefix(12) { try member.stage.join() }
+        try simulation.run(for: .seconds(3))
+        try members[12].stage.join()
+        try simulation.run(for: .seconds(3))
+        #expect(logs.prefix(12).allSatisfy { $0.errors.isEmpty })
+        #expect(logs[12].errors.map(\.code) == [.stageAtCapacity])
+        #expect(logs[12].errors.first?.category == .publish)
+        #expect(logs[12].errors.first?.isFatal == false)
+        #expect(simulation.violations.isEmpty)
+    }
+
     // MARK: Subscribing (S5..S9)
 
     @Test("S5 S7 S8 S20 STR-1 STR-2: asked when the remote joins; subscribes only once it publishes; subscribed before didAdd")
