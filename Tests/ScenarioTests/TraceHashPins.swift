@@ -115,5 +115,11 @@ enum TraceHashPins {
         "Scenarios/vis-3-mute-and-late-joiners.yaml": "2dbf5ca843d7b8d2",
         "Scenarios/tok-6-host-decides-when-to-publish.yaml": "72b4ca3b39779dac",
         "Scenarios/sub-1-3-session-stream-events.yaml": "991dda76ccc65107",
+        "Scenarios/blind-tok-9-layout-waits-for-reconnect.yaml": "052f24d486ae2ed2",
+        "Scenarios/blind-tok-capability-exchange.yaml": "378ea912fd7eb776",
+        "Scenarios/blind-tok-immutable-fields-and-origin.yaml": "2344a3e09be0125a",
+        "Scenarios/blind-vis-2-layout-uses-exchanged-attributes.yaml": "628acafad5fd0ea7",
+        "Scenarios/blind-vis-observer-offline-during-exchange.yaml": "891f3bf13b8f080f",
+        "Scenarios/blind-vis-observers-by-sdk.yaml": "7d2218b5ec858d8b",
     ]
 }

@@ -242,6 +242,61 @@ struct BlindTokenExchangeAuditTests {
         #expect(world.publisherErrors.errors.count == 1)
     }
 
+    @Test("T7/T12: an exchange to an empty userId and no attributes is an update too (present-but-empty, not absent)")
+    func emptyValuesAreAnUpdate() throws {
+        let world = try BlindObservedPublisher()
+        world.publisher.exchangeToken(world.simulation.token(for: "pub"))
+        try world.simulation.run(for: .seconds(1))
+        let update = try #require(world.atBoundary.metadataUpdates.only)
+        #expect(update.userId == "")
+        #expect(update.attributes.isEmpty)
+    }
+
+    @Test("T3/T12: exchanging the token the stage already holds changes nothing: no error, no metadata event, no reconnect")
+    func sameTokenAgain() throws {
+        let world = try BlindObservedPublisher()
+        world.publisher.exchangeToken(world.publisher.token)
+        try world.simulation.run(for: .seconds(1))
+        #expect(world.publisherErrors.errors.isEmpty)
+        #expect(world.atBoundary.metadataUpdates.isEmpty)
+        #expect(world.publisherRenderer.connectionStates == [.connecting, .connected])
+    }
+
+    @Test("T3/T6 wrong state: after leave(), an exchange changing an immutable field is still refused at once, a valid one is kept for the next join, which shows it")
+    func exchangeWhileNotConnected() throws {
+        let world = try BlindObservedPublisher()
+        world.publisher.leave()
+        try world.simulation.run(for: .seconds(1))
+        world.publisher.exchangeToken(world.simulation.token(for: "intruder"))
+        try world.simulation.run(for: .zero)
+        #expect(world.publisherErrors.errors.count == 1)
+        let renamed = world.simulation.token(for: "pub", userId: "u9")
+        world.publisher.exchangeToken(renamed)
+        try world.simulation.run(for: .zero)
+        #expect(world.publisher.token == renamed)
+        try world.publisher.join()
+        try world.simulation.run(for: .seconds(1))
+        #expect(world.belowBoundary.joined.last { $0.participantId == "pub" }?.userId == "u9")
+        #expect(world.publisherErrors.errors.count == 1)
+    }
+
+    @Test("T9: the update is about remote participants: the exchanging stage's own renderer gets no metadata event, but its later events show its new info")
+    func noMetadataEventForSelf() throws {
+        let world = try BlindObservedPublisher()
+        world.publisher.exchangeToken(world.simulation.token(for: "pub", userId: "u2"))
+        try world.simulation.run(for: .seconds(1))
+        #expect(world.publisherRenderer.metadataUpdates.isEmpty)
+        world.publisherStrategy.publishes = false
+        world.publisher.refreshStrategy()
+        try world.simulation.run(for: .seconds(1))
+        let ownUnpublish = world.simulation.trace.events.last { event in
+            guard event.observer == "pub", case .renderer(.publishStateChanged(let info, .notPublished, _)) = event.kind else { return false }
+            return info.isLocal
+        }
+        #expect(ownUnpublish?.rendererEvent?.participant?.userId == "u2")
+        #expect(world.atBoundary.metadataUpdates.count == 1)
+    }
+
     @Test("T4/TOK-6: publish gained by exchange asks the strategy's publish functions at once; a strategy that says no does not publish")
     func publishGainedAsksStrategy() throws {
         let world = try BlindObservedPublisher(publishes: false, capabilities: Capabilities(canPublish: false, canSubscribe: true))
@@ -412,6 +467,30 @@ struct BlindSignalingJSONAuditTests {
         let object = try #require(try withNil.sentConnect()["metadata"] as? [String: Any])
         #expect(object["a"] is NSNull)
         #expect(object["b"] as? String == "x")
+    }
+
+    @Test("S1/SIG-1: the page's Signaling enum and its per-type classes: a handler typed (Signaling) -> Void sees notify and push among its cases")
+    func signalingEnumNames() throws {
+        var seen: [String] = []
+        let handler: (Signaling) -> Void = { signaling in
+            switch signaling {
+            case .connect(let message): seen.append("connect \(type(of: message))")
+            case .offer(let message): seen.append("offer \(type(of: message))")
+            case .answer(let message): seen.append("answer \(type(of: message))")
+            case .update(let message): seen.append("update \(type(of: message))")
+            case .candidate(let message): seen.append("candidate \(type(of: message))")
+            case .notify(let message): seen.append("notify \(type(of: message))")
+            case .ping(let message): seen.append("ping \(type(of: message))")
+            case .pong(let message): seen.append("pong \(type(of: message))")
+            case .disconnect: seen.append("disconnect")
+            case .push(let message): seen.append("push \(type(of: message))")
+            default: seen.append("other")
+            }
+        }
+        let pair = try Pair(notifyMetadata: "x")
+        for message in pair.messages { handler(message) }
+        #expect(seen.contains("notify SignalingNotify"))
+        #expect(seen.contains("push SignalingPush"))
     }
 
     @Test("S4/S6/SIG-3: the page's Configuration object: config.signalingConnectMetadata = \"contents\" and = [\"key\": \"value\"]")
