@@ -262,6 +262,19 @@ struct BlindTokenExchangeAuditTests {
         #expect(world.publisherRenderer.connectionStates == [.connecting, .connected])
     }
 
+    @Test("T9 (open question): an exchange that keeps userId and attributes (a capability and exp changed) gives no metadata event")
+    func capabilityOnlyExchange() throws {
+        let world = try BlindObservedPublisher()
+        world.publisher.exchangeToken(world.simulation.token(
+            for: "pub", userId: "u1", attributes: ["role": "guest"], capabilities: Capabilities(canPublish: true, canSubscribe: false),
+            validFor: .seconds(7200)
+        ))
+        try world.simulation.run(for: .seconds(1))
+        #expect(world.publisherErrors.errors.isEmpty)
+        #expect(world.atBoundary.metadataUpdates.isEmpty)
+        #expect(world.publisherRenderer.localPublishStates.last == .published)
+    }
+
     @Test("T3/T6 wrong state: after leave(), an exchange changing an immutable field is still refused at once, a valid one is kept for the next join, which shows it")
     func exchangeWhileNotConnected() throws {
         let world = try BlindObservedPublisher()
