@@ -45,3 +45,9 @@ public final class WebSocketChannelHandlers {
 /// The Sora SDK's `WebSocketMessage`: a text or binary WebSocket message (SIG-1: signaling
 /// frames are text; binary never comes).
 public typealias WebSocketMessage = SignalingFrame
+
+/// The Sora SDK's `Signaling` enum (SIG-1): "シグナリングメッセージは Signaling 列挙型と種別ごとの
+/// クラスで表されます" (a signaling message is the `Signaling` enum with one class per type:
+/// `Signaling.notify(SignalingNotify)`, `Signaling.push(SignalingPush)`, ...), the value
+/// `mediaChannel.handlers.onReceiveSignaling` receives.
+public typealias Signaling = SignalingMessage

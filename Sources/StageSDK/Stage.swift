@@ -44,6 +44,10 @@ public final class Stage {
     public let mediaChannel = MediaChannel()
     /// The receiving end of this stage's signaling: both handler levels, and the protocol log.
     public internal(set) var signaling = SignalingEndpoint()
+    /// SIG-2, SIG-3: the seed's Sora `Configuration` with this stage's connect metadata; read
+    /// when the simulation starts. `signalingConnectMetadata` and
+    /// `signalingConnectNotifyMetadata` below are its two properties.
+    public var configuration = Configuration()
     /// SIG-2, SIG-3: the `metadata` of this stage's `connect`, as the seed's
     /// `Configuration.signalingConnectMetadata`: any value conforming to `Encodable`
     /// ("どちらも Encodable プロトコルに準拠した値を指定します"), so Bool, Int, Float, String,
@@ -54,12 +58,18 @@ public final class Stage {
     /// starts: a value JSON cannot express (a non-finite number, nesting deeper than
     /// `JSONValue.maximumDepth`) makes the first `run(for:)` throw
     /// `StageSimulationError.metadataNotEncodable`.
-    public var signalingConnectMetadata: (any Encodable)?
+    public var signalingConnectMetadata: (any Encodable)? {
+        get { configuration.signalingConnectMetadata }
+        set { configuration.signalingConnectMetadata = newValue }
+    }
     /// SIG-2: the `signaling_notify_metadata` of this stage's `connect` (the seed's
     /// `Configuration.signalingConnectNotifyMetadata`, any `Encodable` value, converted as
     /// `signalingConnectMetadata` is), which the service passes on to every other participant
     /// in `notify` connection.created. Read when the simulation starts.
-    public var signalingConnectNotifyMetadata: (any Encodable)?
+    public var signalingConnectNotifyMetadata: (any Encodable)? {
+        get { configuration.signalingConnectNotifyMetadata }
+        set { configuration.signalingConnectNotifyMetadata = newValue }
+    }
     /// LST-3, LST-4: the configuration of the video this stage publishes, as the seed's
     /// `IVSLocalStageStreamVideoConfiguration`: `try setMaxBitrate(900_000)`,
     /// `try setMinBitrate(100_000)`, `try setTargetFramerate(30)`, `try setSize(...)` validate each

@@ -122,5 +122,11 @@ enum TraceHashPins {
         "Scenarios/blind2-sub-5-video-reasons.yaml": "e675764808e464ad",
         "Scenarios/blind2-sub-7-8-late-viewer-and-layers.yaml": "160765b9a06209bd",
         "Scenarios/blind2-sub-7-stream-properties.yaml": "11be40584d4f8ce0",
+        "Scenarios/blind-tok-9-layout-waits-for-reconnect.yaml": "052f24d486ae2ed2",
+        "Scenarios/blind-tok-capability-exchange.yaml": "378ea912fd7eb776",
+        "Scenarios/blind-tok-immutable-fields-and-origin.yaml": "2344a3e09be0125a",
+        "Scenarios/blind-vis-2-layout-uses-exchanged-attributes.yaml": "628acafad5fd0ea7",
+        "Scenarios/blind-vis-observer-offline-during-exchange.yaml": "891f3bf13b8f080f",
+        "Scenarios/blind-vis-observers-by-sdk.yaml": "7d2218b5ec858d8b",
     ]
 }
