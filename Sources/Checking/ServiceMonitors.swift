@@ -213,13 +213,18 @@ private struct PongsHeard: Sendable {
 /// STG-3: a join that gets no answer for the whole retry window ends in `disconnected` with
 /// FAILED once the window is spent. The window starts with the `join()` host call (a `join()`
 /// while connecting starts a fresh one); an answer (accepted or refused), `leave()`, or any
-/// `disconnected` ends it.
+/// `disconnected` ends it. Inside the window each attempt is given its `attemptTimeout` (ext),
+/// cut to the window's end: no attempt times out sooner after it began, the first at the
+/// `join()` call and each next one when the one before timed out. So an overlapping `join()`
+/// gives its own first attempt the whole timeout, whatever was left of the cancelled one's.
 public struct JoinRetryWindowMonitor: InvariantMonitor {
     public var name: String { "unanswered-join-fails-after-window" }
-    public var summary: String { "a join with no answer for the whole retry window ends disconnected with FAILED when the window is spent" }
+    public var summary: String { "a join with no answer for the whole retry window ends disconnected with FAILED when the window is spent; no attempt inside it times out before its attemptTimeout" }
     public var rules: [String] { ["STG-3"] }
     /// Per client name: when its join window ends, while no answer has arrived.
     private var deadlines: [String: VirtualTime] = [:]
+    /// Per client name, while its window is open: the earliest its current attempt may time out.
+    private var attemptEnds: [String: VirtualTime] = [:]
     private var reported: Set<String> = []
 
     public init() {}
@@ -229,16 +234,20 @@ public struct JoinRetryWindowMonitor: InvariantMonitor {
         switch event.kind {
         case .hostCall(.join):
             if let client = world.clientIndex(named: observer), world.clients[client].view.local.connectionState == .connecting {
-                deadlines[observer] = event.time + world.clients[client].config.joinRetry.window
+                let deadline = event.time + world.clients[client].config.joinRetry.window
+                deadlines[observer] = deadline
+                attemptEnds[observer] = min(event.time + world.clients[client].config.joinRetry.attemptTimeout, deadline)
                 reported.remove(observer)
             }
         case .hostCall(.leave), .delivered(.joinAccepted, _), .delivered(.joinRejected, _),
              .renderer(.connectionStateChanged(.disconnected, _)), .renderer(.connectionStateChanged(.connected, _)):
             deadlines[observer] = nil
+            attemptEnds[observer] = nil
+        case .timerFired(.joinAttemptTimeout):
+            return attemptTimedOut(event, index: index, world: world)
         default:
             break
         }
-        if case .timerFired(.joinAttemptTimeout) = event.kind { return [] }
         return expired(at: event.time, index: index, world: world)
     }
 
@@ -253,9 +262,24 @@ public struct JoinRetryWindowMonitor: InvariantMonitor {
     /// end is left out: it is a duration from the `join()` call, compared with the clock,
     /// which the checker's key abstracts for the world too; the checker hides the retry window
     /// (README, "Time is abstracted"), and the timed runs check it.
+    /// The earliest end of each open window's current attempt is left out for the same reason
+    /// (in a run without a violation it is when the world's pending attempt timeout is due).
     public func encodeState(into writer: inout CanonicalWriter, world: World) {
         writer.writeUnordered(deadlines.keys) { $0.writeName($1) }
         writer.writeUnordered(reported) { $0.writeName($1) }
+    }
+
+    /// A join attempt timed out: not before its `attemptTimeout` (or the window's end) since it
+    /// began. A timeout inside the window begins the next attempt. Only an early timeout is
+    /// judged: the model checker may fire a timer after its time.
+    private mutating func attemptTimedOut(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
+        let observer = event.observer
+        guard let earliest = attemptEnds[observer], let deadline = deadlines[observer],
+              let client = world.clientIndex(named: observer) else { return [] }
+        let timeout = world.clients[client].config.joinRetry.attemptTimeout
+        attemptEnds[observer] = event.time < deadline ? min(event.time + timeout, deadline) : nil
+        guard event.time < earliest else { return [] }
+        return [violation(event, index: index, "a join attempt timed out at \(event.time), before \(earliest): each attempt has attemptTimeout \(timeout) (cut to the window's end at \(deadline))")]
     }
 
     /// A client whose attempt timeout, due within its window, has not fired yet is not late:

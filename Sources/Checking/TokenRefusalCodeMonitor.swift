@@ -1,3 +1,4 @@
+import Foundation
 import Signaling
 import Simulation
 import StageCore
@@ -17,6 +18,12 @@ import StageWorld
 /// `TokenRejection.code`), so a wrong code in the model is a disagreement it sees; the
 /// payload's TOK-2 shape (its fields and types, the `jti` alphabet, attributes within 1 KB)
 /// is read here too, not through `TokenCodec`, so a valid token refused as malformed is one.
+/// The payload's JSON is read with the stage's reader, and a payload it refuses is read again
+/// with Foundation's `JSONSerialization`: a JSON object by that independent reader that the
+/// stage's reader refuses, for a fault of grammar (RFC 8259), is a misread, not a malformed
+/// token (the stage's refusals beyond the grammar, duplicate keys, lone surrogates and nesting
+/// past the depth limit, stand, and so does a trailing comma, which `JSONSerialization` lets
+/// through).
 public struct TokenRefusalCodeMonitor: InvariantMonitor {
     public var name: String { "refusals-name-the-token-defect" }
     public var summary: String { "a join or exchange the service refuses carries the TOK-1 code of its token's defect: malformed, not allowed or expired" }
@@ -34,6 +41,9 @@ public struct TokenRefusalCodeMonitor: InvariantMonitor {
             self.token = token
         case .service(.refused(let operation, let error, _)):
             guard let token else { return [] }
+            if error.code == .tokenMalformed, let misread = Self.misreadPayload(of: token) {
+                return [violation(event, index: index, "the service refused the \(operation) as malformed, but the token's payload is a JSON object (Foundation's JSONSerialization reads it) that the stage's JSON reader refuses: \(misread)")]
+            }
             let nowSeconds = event.time.nanoseconds / 1_000_000_000
             let defect = Self.defect(of: token, keyRing: world.config.keyRing, nowSeconds: nowSeconds, stage: world.config.stageId, resource: world.config.resource)
             if let defect, defect.code != error.code {
@@ -130,6 +140,27 @@ extension TokenRefusalCodeMonitor {
             return .failure(PayloadProblem(text: "no string `topic` or `resource`"))
         }
         return .success(PayloadClaims(topic: topic, resource: resource, expiresAtSeconds: expiresAt))
+    }
+
+    /// The stage's JSON reader's error for `token`'s payload when an independent reader
+    /// (Foundation's `JSONSerialization`) reads that payload as a JSON object and the error is
+    /// one of grammar; nil when the stage's reader reads it, or both refuse it, or the stage's
+    /// reader refuses it for a rule beyond RFC 8259 or for a trailing comma (which
+    /// `JSONSerialization` accepts).
+    static func misreadPayload(of token: String) -> JSONParseError? {
+        let segments = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count == 3, let bytes = Base64URL.decode(Array(segments[1].utf8)) else { return nil }
+        do {
+            _ = try JSONValue.parse(utf8: bytes)
+            return nil
+        } catch {
+            switch error.kind {
+            case .duplicateKey, .loneSurrogate, .depthLimitExceeded, .trailingComma: return nil
+            default: break
+            }
+            guard (try? JSONSerialization.jsonObject(with: Data(bytes))) is [String: Any] else { return nil }
+            return error
+        }
     }
 
     /// Whether the token's last segment is an ES384 signature of the rest by `key`.

@@ -105,4 +105,15 @@ struct TokenRefusalCodeMonitorTests {
         #expect(try Self.refusal("exchangeToken", valid, .tokenNotAllowed).isEmpty)
         #expect(try Self.refusal("exchangeToken", valid, .tokenMalformed) == ["the service refused the exchangeToken with TOKEN_MALFORMED, but the token has no TOK-1 defect"])
     }
+
+    @Test("a payload is called misread only when Foundation's reader reads a JSON object the stage's reader refuses for its grammar")
+    func misreadPayload() {
+        #expect(TokenRefusalCodeMonitor.misreadPayload(of: Self.token()) == nil, "the stage's reader reads every token the stage signs (\"iat\":0 among its numbers)")
+        #expect(TokenRefusalCodeMonitor.misreadPayload(of: Self.token { $0.attributes = ["n": "0", "quote": "\"\\\u{1}"] }) == nil)
+        func unsigned(_ payload: String) -> String { "e30." + Base64URL.encode(Array(payload.utf8)) + ".c2ln" }
+        for payload in ["{\"a\":01}", "{\"a\":1} x", "not json", "{\"a\":1,}", "{\"a\":1,\"a\":2}"] {
+            #expect(TokenRefusalCodeMonitor.misreadPayload(of: unsigned(payload)) == nil, "\(payload): both readers refuse it, or the stage's reader refuses it beyond the grammar or for a trailing comma")
+        }
+        #expect(TokenRefusalCodeMonitor.misreadPayload(of: unsigned("[1, 2]")) == nil, "a payload that is not an object is malformed to both")
+    }
 }

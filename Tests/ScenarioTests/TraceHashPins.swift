@@ -70,6 +70,7 @@ enum TraceHashPins {
         "Scenarios/stg-2-token-errors.yaml": "e17e7a4529363e51",
         "Scenarios/stg-3-retry-window-and-canceled.yaml": "d61126f59238980b",
         "Scenarios/stg-3-unanswered-join-gives-up.yaml": "074f6fcd9c4fdd69",
+        "Scenarios/stg-3-overlapping-join-gets-a-whole-attempt.yaml": "d374041c666dda79",
         "Scenarios/stg-4-capacity.yaml": "a6cd49d1a94586d5",
         "Scenarios/stg-4-str-5-capacity-retry-on-refresh.yaml": "bcbdbbcc77af85c2",
         "Scenarios/str-1-attribute-based-subscribe.yaml": "c9b3df642d8e38c9",

@@ -170,4 +170,31 @@ struct ServiceMonitorTests {
         #expect(failing.observe(failed, index: 8, world: world).isEmpty)
         #expect(failing.observe(afterWindow, index: 9, world: world).isEmpty)
     }
+
+    @Test("no join attempt times out before its attemptTimeout, and an overlapping join() gives its first attempt the whole timeout")
+    func joinAttemptTimeout() throws {
+        let (simulator, events) = simulate(twoClientWorld(), seed: 5, until: .milliseconds(1))
+        let world = simulator.world
+        let alice = try #require(world.clientIndex(named: "alice"))
+        #expect(world.clients[alice].view.local.connectionState == .connecting)
+        let timeout = world.clients[alice].config.joinRetry.attemptTimeout
+        var monitor = JoinRetryWindowMonitor()
+        for (index, event) in events.enumerated() { #expect(monitor.observe(event, index: index, world: world).isEmpty) }
+        func timedOut(at time: VirtualTime) -> TraceEvent {
+            TraceEvent(time: time, observer: "alice", kind: .timerFired(.joinAttemptTimeout(attempt: 1)))
+        }
+        var early = monitor
+        #expect(early.observe(timedOut(at: .zero + (timeout - .milliseconds(1))), index: 8, world: world).map(\.observer) == ["alice"])
+        var onTime = monitor
+        #expect(onTime.observe(timedOut(at: .zero + timeout), index: 8, world: world).isEmpty)
+        var secondEarly = onTime
+        #expect(secondEarly.observe(timedOut(at: .zero + timeout + (timeout - .milliseconds(1))), index: 9, world: world).count == 1, "the next attempt begins when the one before timed out")
+        #expect(onTime.observe(timedOut(at: .zero + timeout + timeout), index: 9, world: world).isEmpty)
+        var rejoined = monitor
+        let overlapping = TraceEvent(time: .zero + .seconds(1), observer: "alice", kind: .hostCall(.join))
+        #expect(rejoined.observe(overlapping, index: 8, world: world).isEmpty)
+        var cancelledAttemptsTime = rejoined
+        #expect(cancelledAttemptsTime.observe(timedOut(at: .zero + timeout), index: 9, world: world).count == 1, "the cancelled attempt's timeout is not the new one's")
+        #expect(rejoined.observe(timedOut(at: .zero + .seconds(1) + timeout), index: 9, world: world).isEmpty)
+    }
 }
