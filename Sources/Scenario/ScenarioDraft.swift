@@ -39,11 +39,11 @@ public struct ScenarioDraft: Hashable, Sendable {
         /// What it sends with `connect`: `metadata` for the service only, `notifyMetadata` for everyone (SIG-2).
         public var signalingMetadata: Attributes?
         public var notifyMetadata: Attributes?
-        /// SUB-7: its video source and its video track's size (width and height both set, or
-        /// neither: the default configuration's size).
+        /// SUB-7: its video source.
         public var videoType = OpenTokStream.VideoType.camera
-        public var videoWidth: Int?
-        public var videoHeight: Int?
+        /// Its video configuration (size, bitrates, frame rate, simulcast: LST-3, LST-4, SUB-7);
+        /// nil: the default configuration.
+        public var video: VideoConfiguration?
 
         public init(
             name: String, sdk: SDKKind, userId: String, attributes: Attributes, capabilities: Capabilities, publish: Bool,
@@ -206,15 +206,9 @@ extension ScenarioDraft.Participant {
             link.latencyMean = latency
             return link
         }
-        var video = VideoConfiguration()
-        if let videoWidth, let videoHeight {
-            // The generator draws sizes within the limits; one outside them keeps the default,
-            // as a scenario file with it would not load.
-            try? video.setSize(widthPixels: videoWidth, heightPixels: videoHeight)
-        }
         let config = ClientConfig(
             name: name, sdk: sdk, token: .signed(claims, by: tokenSignedBy), strategy: StrategySpec(publish: publish, subscribe: subscribe),
-            video: video, joinRetry: joinRetry ?? JoinRetryPolicy(), reconnect: reconnect ?? ReconnectPolicy(),
+            video: video ?? VideoConfiguration(), joinRetry: joinRetry ?? JoinRetryPolicy(), reconnect: reconnect ?? ReconnectPolicy(),
             connectMetadata: ConnectMetadata(metadata: signalingMetadata.map(Self.json), notifyMetadata: notifyMetadata.map(Self.json)),
             audioFallbackEnabled: audioFallback, videoType: videoType
         )
@@ -241,7 +235,7 @@ extension ScenarioDraft.Participant {
             keys.append("reconnect: {backoff: \(reconnect.backoffBase), multiplier: \(reconnect.backoffMultiplier), cap: \(reconnect.backoffCap), attempts: \(reconnect.maxAttempts)}")
         }
         if !audioFallback { keys.append("audioFallback: false") }
-        if let videoWidth, let videoHeight { keys.append("video: {width: \(videoWidth), height: \(videoHeight)}") }
+        if let video { keys.append("video: \(YAMLText.video(video))") }
         if videoType != .camera { keys.append("videoType: \(videoType.rawValue)") }
         if let signalingMetadata { keys.append("signalingMetadata: \(YAMLText.map(signalingMetadata))") }
         if let notifyMetadata { keys.append("notifyMetadata: \(YAMLText.map(notifyMetadata))") }
@@ -262,7 +256,7 @@ extension ScenarioDraft.Participant {
         if let joinRetry { extras.append("joinRetry=\(joinRetry.attemptTimeout)/\(joinRetry.window)") }
         if let reconnect { extras.append("reconnect=\(reconnect.backoffBase)x\(reconnect.backoffMultiplier)/\(reconnect.backoffCap)/\(reconnect.maxAttempts)") }
         if !audioFallback { extras.append("audioFallback=false") }
-        if let videoWidth, let videoHeight { extras.append("video=\(videoWidth)x\(videoHeight)") }
+        if let video { extras.append("video=\(YAMLText.video(video))") }
         if videoType != .camera { extras.append("videoType=\(videoType.rawValue)") }
         if let signalingMetadata { extras.append("metadata=\(YAMLText.map(signalingMetadata))") }
         if let notifyMetadata { extras.append("notifyMetadata=\(YAMLText.map(notifyMetadata))") }

@@ -56,7 +56,8 @@ extension ScenarioLoader {
 
     /// `video: {maxBitrate: 900000, minBitrate: 100000, framerate: 30, width: 360, height: 640,
     /// simulcast: true, degradation: balanced}`: each value goes through the SDK's validating
-    /// setter, and a refusal is reported at the value (LST-3).
+    /// setter, and a refusal is reported at the value (LST-3). A participant's `video` and a
+    /// video stream's own (`localStream`) are read here alike.
     private static func videoConfiguration(_ node: YAMLNode) throws -> VideoConfiguration {
         var map = try node.mapping("video")
         var video = VideoConfiguration()
@@ -120,15 +121,23 @@ extension ScenarioLoader {
         return patch
     }
 
-    /// `audio`, or `{kind: video, instance: 2, muted: true}`: a LocalStageStream object (LST-2).
+    /// `audio`, or `{kind: video, instance: 2, muted: true, video: {width: 360, height: 640}}`:
+    /// a LocalStageStream object (LST-2); a video stream may carry its own video configuration,
+    /// with the keys of a participant's `video` (LST-3, the seed's
+    /// `IVSLocalStageStream(device: camera, configuration: config)`).
     private static func localStream(_ node: YAMLNode) throws -> LocalStream {
         guard node.node.mapping != nil else { return LocalStream(kind: try node.oneOf("stream kind", MediaKind.self)) }
         var map = try node.mapping("a stream")
         let kind = try map.required("kind", in: "a stream").oneOf("stream kind", MediaKind.self)
         let instance = try map.optional("instance")?.int("instance", range: 0...1_000_000) ?? 0
         let muted = try map.optional("muted")?.bool("muted") ?? false
+        var video: VideoConfiguration?
+        if let value = map.optional("video") {
+            guard kind == .video else { throw value.error("only a video stream has a video configuration") }
+            video = try videoConfiguration(value)
+        }
         try map.finish("a stream")
-        return LocalStream(kind: kind, instance: UInt32(instance), isMuted: muted)
+        return LocalStream(kind: kind, instance: UInt32(instance), isMuted: muted, video: video)
     }
 
     private static func subscribeRule(_ node: YAMLNode) throws -> SubscribeRule {

@@ -14,7 +14,24 @@ enum YAMLText {
     }
 
     static func stream(_ stream: LocalStream) -> String {
-        stream.instance == 0 && !stream.isMuted ? stream.kind.rawValue : "{kind: \(stream.kind.rawValue), instance: \(stream.instance), muted: \(stream.isMuted)}"
+        guard let configuration = stream.video else {
+            return stream.instance == 0 && !stream.isMuted ? stream.kind.rawValue : "{kind: \(stream.kind.rawValue), instance: \(stream.instance), muted: \(stream.isMuted)}"
+        }
+        return "{kind: \(stream.kind.rawValue), instance: \(stream.instance), muted: \(stream.isMuted), video: \(video(configuration))}"
+    }
+
+    /// A video configuration as the `video:` mapping the loader reads back to the same value
+    /// (LST-3): the settings that differ from the default, and always the size.
+    static func video(_ configuration: VideoConfiguration) -> String {
+        let base = VideoConfiguration()
+        var keys: [String] = []
+        if configuration.maxBitrateBitsPerSecond != base.maxBitrateBitsPerSecond { keys.append("maxBitrate: \(configuration.maxBitrateBitsPerSecond)") }
+        if configuration.minBitrateBitsPerSecond != base.minBitrateBitsPerSecond { keys.append("minBitrate: \(configuration.minBitrateBitsPerSecond)") }
+        if configuration.targetFramerateFramesPerSecond != base.targetFramerateFramesPerSecond { keys.append("framerate: \(configuration.targetFramerateFramesPerSecond)") }
+        keys += ["width: \(configuration.widthPixels)", "height: \(configuration.heightPixels)"]
+        if configuration.simulcastEnabled != base.simulcastEnabled { keys.append("simulcast: \(configuration.simulcastEnabled)") }
+        if configuration.degradationPreference != base.degradationPreference { keys.append("degradation: \(configuration.degradationPreference.rawValue)") }
+        return "{" + keys.joined(separator: ", ") + "}"
     }
 
     /// The `network:` keys of every setting that differs from the default link.
@@ -84,4 +101,9 @@ extension ClaimsPatch {
         if signer != .app { keys.append("signedBy: \(signer.rawValue)") }
         return "{" + keys.joined(separator: ", ") + "}"
     }
+}
+
+extension VideoConfiguration {
+    /// This configuration as the `video:` mapping a scenario file gives it with (LST-3).
+    public var scenarioText: String { YAMLText.video(self) }
 }

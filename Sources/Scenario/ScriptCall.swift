@@ -107,8 +107,10 @@ struct ScriptState {
             return .setStrategy(patched)
         case .setMuted(let kind, let muted):
             if let current = strategies[participant] {
-                strategies[participant]?.streams = current.streams.map {
-                    $0.kind == kind ? LocalStream(kind: kind, instance: $0.instance, isMuted: muted) : $0
+                strategies[participant]?.streams = current.streams.map { stream in
+                    var changed = stream
+                    if stream.kind == kind { changed.isMuted = muted }
+                    return changed
                 }
             }
             return .setMuted(kind, muted)

@@ -102,6 +102,7 @@ extension Client {
             remotePublished(snapshot, strategy: strategy, into: &output)
             return
         }
+        learnProperties(of: snapshot, into: &output)
         if config.sdk.hasMetadataUpdateEvent && !Mutants.isOn(.staleMetadataAfterReconnect) {
             remoteMetadataUpdated(snapshot.info, into: &output)
         }

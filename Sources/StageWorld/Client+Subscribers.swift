@@ -103,16 +103,30 @@ extension Client {
         return found + followPublisherMedia() + followSubscribeType()
     }
 
+    /// A publish told (a snapshot with streams, also one a reconnect restores, NET-3) brings its
+    /// publisher's settings; new ones are learnt (`publisherPropertiesChanged`).
+    mutating func learnProperties(of snapshot: PublisherSnapshot, into output: inout Output) {
+        guard remoteProperties[snapshot.info.participantId] != snapshot.properties else { return }
+        output.subscriberEvents += publisherPropertiesChanged(snapshot.properties, of: snapshot.info.participantId)
+    }
+
     /// A publisher's publish brought settings this client did not hold (its first publish, or
-    /// one with a video stream's own configuration, LST-3): it knows them from now on, and
-    /// subscribers already watching have the new video size (SUB-7).
-    mutating func publisherPropertiesChanged(_ properties: PublisherProperties, of publisherId: String) {
+    /// one with a video stream's own configuration, LST-3): it knows them from now on, and the
+    /// stream of each of its subscribers has the new video size (SUB-7) and, if it has video
+    /// layers, the new layers (LST-4), also a subscriber that has ended (the stream is the
+    /// session's: subscribing to it again starts from it); returns the layer changes
+    /// subscribers receiving video are told (SUB-8).
+    mutating func publisherPropertiesChanged(_ properties: PublisherProperties, of publisherId: String) -> [SubscriberTraceEvent] {
         remoteProperties[publisherId] = properties
         let size = OpenTokStream.VideoDimensions(width: properties.widthPixels, height: properties.heightPixels)
-        for index in subscribers.indices where subscribers[index].publisherId == publisherId
-            && !subscribers[index].state.phase.isTerminal && subscribers[index].state.stream.videoDimensions != size {
-            subscribers[index].state.publisherVideoResized(to: size)
+        let layers = properties.openTokLayers
+        var found: [SubscriberTraceEvent] = []
+        for index in subscribers.indices where subscribers[index].publisherId == publisherId {
+            let stream = subscribers[index].state.stream
+            guard stream.videoDimensions != size || (!stream.layers.isEmpty && stream.layers != layers) else { continue }
+            found += changeSlot(index) { $0.publisherVideoResized(to: size, layers: layers) }
         }
+        return found
     }
 
     /// SUB-5 `publisherPropertyChanged`, "caused by the stream's publisher stopping the video

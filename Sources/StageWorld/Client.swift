@@ -413,7 +413,7 @@ public struct Client: Hashable, Sendable {
     mutating func remotePublished(_ snapshot: PublisherSnapshot, strategy: some StrategyAnswers, into output: inout Output) {
         let index = view.index(of: snapshot.info.participantId)
             ?? view.upsert(RemoteParticipant(info: snapshot.info, answer: strategy.shouldSubscribe(to: snapshot.info)))
-        if remoteProperties[snapshot.info.participantId] != snapshot.properties { publisherPropertiesChanged(snapshot.properties, of: snapshot.info.participantId) }
+        learnProperties(of: snapshot, into: &output)
         if view[index: index].announced {
             if Mutants.isOn(.joinAgainOnStreamChange) { output.events.append(.participantDidJoin(snapshot.info)) }
             output.apply(Reconciler.remoteStreamsChanged(&view, participantId: snapshot.info.participantId, streams: snapshot.streams), from: self)

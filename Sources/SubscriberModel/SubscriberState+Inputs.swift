@@ -41,10 +41,17 @@ extension SubscriberState {
     /// stream's `hasAudio` follows; no subscriber event reports it.
     public mutating func publisherAudioChanged(enabled: Bool) { stream.hasAudio = enabled }
 
-    /// SUB-7: the publisher published its video again at another size (LST-3: a stream with its
-    /// own configuration); `videoDimensions`, "the current dimensions of the video media track
-    /// on this stream", follow; no subscriber event reports it.
-    public mutating func publisherVideoResized(to dimensions: OpenTokStream.VideoDimensions) { stream.videoDimensions = dimensions }
+    /// SUB-7, SUB-8: the publisher published its video again with other settings (LST-3: a
+    /// stream with its own configuration); `videoDimensions`, "the current dimensions of the
+    /// video media track on this stream", follow untold, and a stream with video layers takes
+    /// the new ones (LST-4: another size, frame rate or simulcast): the layer received is told
+    /// again if it changed.
+    @discardableResult
+    public mutating func publisherVideoResized(to dimensions: OpenTokStream.VideoDimensions, layers: [OpenTokStream.Layer]) -> [SubscriberEvent] {
+        stream.videoDimensions = dimensions
+        if !stream.layers.isEmpty { stream.layers = layers }
+        return announcePending()
+    }
 
     /// SUB-5: `subscribeToVideo` -> video disabled / enabled (subscriberPropertyChanged).
     @discardableResult

@@ -63,7 +63,7 @@ struct GeneratorTests {
             "kept reconnect cut", "token reused", "layer preferences", "attributes at the limit", "narrow downlink",
             "exchange after a refused one", "subscribe gained after a quiet strategy change", "publisher video sources",
             "unsubscribe while subscribing", "stream change after a quiet strategy change", "new instance with the other mute",
-            "exchange while an observer reconnects",
+            "exchange while an observer reconnects", "video configurations",
         ]
         var firstSeed: [String: UInt64] = [:]
         for seed in UInt64(1)...1_000 where firstSeed.count < situations.count {
@@ -79,6 +79,34 @@ struct GeneratorTests {
         let stage = generator.draft(seed: fullStage).draft
         #expect(stage.participants.count >= 13 && stage.participants.allSatisfy { $0.publish && $0.capabilities.canPublish })
         #expect(ScenarioGenerator(participantCount: 4).draft(seed: fullStage).draft.participants.count == 4, "a fixed count is kept")
+    }
+
+    @Test("video configurations: non-default configurations within LST-3's limits, and a republish with a stream's own configuration while watched")
+    func videoConfigurations() throws {
+        let seeds = (UInt64(1)...300).filter { seed in
+            ScenarioGenerator().draft(seed: seed).parameters.contains { $0.contains("video configurations: ") }
+        }
+        #expect(seeds.count >= 20, "drawn in \(seeds.count) of 300 seeds")
+        var simulcastOff = false, narrowed = false
+        for seed in seeds {
+            let draft = ScenarioGenerator().draft(seed: seed).draft
+            #expect(draft.scenario() == (try ScenarioLoader.parse(draft.yaml, path: draft.path)), "seed \(seed)")
+            let republish = try #require(draft.steps.first { step in
+                guard case .setStrategy(let patch) = step.call else { return false }
+                return patch.streams?.contains { $0.video != nil } == true
+            }, "seed \(seed)")
+            #expect(draft.steps.contains { $0.participant == republish.participant && $0.call == .refreshStrategy && $0.atMilliseconds == republish.atMilliseconds })
+            let publisher = try #require(draft.participants.firstIndex { $0.name == republish.participant })
+            let watcher = draft.participants[(publisher + draft.participants.count - 1) % draft.participants.count]
+            #expect(watcher.subscribe == .audioVideo && watcher.capabilities.canSubscribe && draft.participants[publisher].publish, "seed \(seed)")
+            #expect(draft.participants[publisher].video != nil, "the publisher's own configuration is drawn, seed \(seed)")
+            simulcastOff = simulcastOff || draft.steps.contains { step in
+                guard case .setStrategy(let patch) = step.call else { return false }
+                return patch.streams?.contains { $0.video?.simulcastEnabled == false } == true
+            }
+            narrowed = narrowed || draft.network.downlinkBitsPerSecond < 2_000_000
+        }
+        #expect(simulcastOff && narrowed)
     }
 
     @Test("a capability lost mid-publish puts the exchange within 40 ms of the refresh that starts publishing")

@@ -183,9 +183,6 @@ struct MonitorKeyTests {
             "subscription-requests-cover-held-streams",
             "exchange-adopts-the-accepted-token",
             "errors-reach-the-error-delegate",
-            // Its state is the service's stamps as the world held them at the end of the step
-            // before: implied by the state the key is for, so it writes nothing.
-            "streams-describe-their-publisher",
         ]
         let fresh = MonitorSet().monitors
         var contributed: Set<String> = []

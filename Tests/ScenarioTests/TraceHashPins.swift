@@ -33,6 +33,7 @@ enum TraceHashPins {
         // Re-pinned: the speaker ending its video track gives the viewer subscriberVideoDisabled(publisherPropertyChanged) (SUB-5 seed).
         "Scenarios/lst-2-new-stream-instance-mute.yaml": "5e1966083017e4db",
         "Scenarios/lst-4-simulcast-layers.yaml": "57f5d956524053fe",
+        "Scenarios/lst-3-sub-7-stream-video-republish.yaml": "e0a3b1182d30cd60",
         // Re-pinned: the audio-only east is told north's video mute and unmute (publisherPropertyChanged, SUB-5).
         "Scenarios/net-2-duplication-reordering-bandwidth.yaml": "fdb8e2fac941f4ba",
         "Scenarios/net-2-one-way-partition.yaml": "d8338596d7a38586",

@@ -94,7 +94,7 @@ public struct ScenarioShrinker: Sendable {
         { $0.latency = nil },
         { $0.joinRetry = nil },
         { $0.audioFallback = true },
-        { $0.videoType = .camera; $0.videoWidth = nil; $0.videoHeight = nil },
+        { $0.videoType = .camera; $0.video = nil },
         { $0.signalingMetadata = nil; $0.notifyMetadata = nil },
     ]
 

@@ -73,7 +73,13 @@ import SubscriberModel
 ///   nothing is republished, and the new instances' own mute states must reach the stage (LST-2);
 /// - exchange while an observer reconnects (8%): a mobile 1.37.0 observer watching a publisher
 ///   is cut off both ways past its watchdog, and the publisher exchanges its token for new
-///   attributes while it is away: once back, the observer must be told (VIS-1, NET-3).
+///   attributes while it is away: once back, the observer must be told (VIS-1, NET-3);
+/// - video configurations (15%): the target, and each other participant half the time,
+///   publishes with non-default bitrates, frame rate and simulcast within LST-3's limits; the
+///   next participant watches the target, which 3-8 s later republishes a video stream with
+///   its own configuration (another size, frame rate or simulcast), and half the time again
+///   1-4 s later, sometimes on a narrow downlink: the service, viewers already watching and
+///   later ones must all learn the configuration published (LST-3, LST-4, SUB-7).
 struct Situations {
     private var random: SplitMix64
     /// Whether this seed draws a full stage: it decides the participant count.
@@ -115,6 +121,7 @@ struct Situations {
             ("stream change after a quiet strategy change", 10, { $0.streamChangeAfterQuietStrategyChange(&$1, $2) }),
             ("new instance with the other mute", 10, { $0.newInstanceWithOtherMute(&$1, $2) }),
             ("exchange while an observer reconnects", 8, { $0.exchangeWhileObserverReconnects(&$1, $2) }),
+            ("video configurations", 15, { $0.videoConfigurations(&$1, $2) }),
         ]
         for kind in kinds {
             guard random.percentChance(kind.percent) else {
@@ -234,8 +241,7 @@ struct Situations {
         for index in draft.participants.indices where index == target || random.percentChance(50) {
             let size = sizes[random.below(sizes.count)]
             draft.participants[index].videoType = types[random.below(types.count)]
-            draft.participants[index].videoWidth = size.0
-            draft.participants[index].videoHeight = size.1
+            draft.participants[index].video = Self.configuration(draft.participants[index].video, widthPixels: size.0, heightPixels: size.1)
             chosen.append("\(draft.participants[index].name) \(draft.participants[index].videoType.rawValue) \(size.0)x\(size.1)")
         }
         return chosen.joined(separator: ", ")
@@ -599,6 +605,66 @@ struct Situations {
         draft.durationSeconds = max(draft.durationSeconds, (start + length) / 1_000 + 30)
         return "\(name) watching \(publisherName), " + cut(&draft, name, .both, from: start, to: start + length)
             + ", \(publisherName) exchanges at \(VirtualDuration.milliseconds(exchange))"
+    }
+
+    /// LST-3, LST-4, SUB-7: participant configurations drawn within the limits (the target's,
+    /// and each other's half the time); the next participant subscribes with audio and video
+    /// to the target, publishing from its join, which 3-8 s after both joined republishes a
+    /// video stream with its own configuration and refreshes, and half the time 1-4 s later
+    /// once more (its own configuration again, or none: back to the participant's). A third of
+    /// the time every media downlink is narrowed to between or below the layers' bitrates.
+    private mutating func videoConfigurations(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        var chosen: [String] = []
+        for index in draft.participants.indices where index == target || random.percentChance(50) {
+            let configuration = drawConfiguration(from: draft.participants[index].video ?? VideoConfiguration())
+            draft.participants[index].video = configuration
+            chosen.append("\(draft.participants[index].name) \(configuration.scenarioText)")
+        }
+        guard draft.participants.count > 1 else { return chosen.joined(separator: ", ") }
+        let watcher = (target + draft.participants.count - 1) % draft.participants.count
+        let (_, publisherName, bothJoined) = Self.subscribeToNext(&draft, watcher, publishing: true)
+        var at = bothJoined + 3_000 + random.upTo(5_000)
+        let base = draft.participants[target].video ?? VideoConfiguration()
+        for round in 0..<2 where round == 0 || random.percentChance(50) {
+            let own: VideoConfiguration? = round == 1 && random.percentChance(40) ? nil : drawConfiguration(from: base, resized: true)
+            let video = LocalStream(kind: .video, instance: UInt32(round + 1), video: own)
+            draft.steps += ScenarioGenerator.refresh(publisherName, at: at, StrategyPatch(publish: true, streams: [LocalStream(kind: .audio), video]))
+            chosen.append("\(publisherName) republishes at \(VirtualDuration.milliseconds(at)) with \(own?.scenarioText ?? "the participant's configuration")")
+            at += 1_000 + random.upTo(3_000)
+        }
+        if draft.network.downlinkBitsPerSecond == LinkConditions().downlinkBitsPerSecond && random.percentChance(35) {
+            let kbps = random.pick([150, 300, 450, 700, 1_000, 1_500]) ?? 700
+            draft.network.downlinkBitsPerSecond = kbps * 1_000
+            chosen.append("downlink \(kbps) kbps")
+        }
+        draft.durationSeconds = max(draft.durationSeconds, at / 1_000 + 10)
+        return chosen.joined(separator: ", ")
+    }
+
+    /// `base` with bitrates, frame rate, simulcast and degradation drawn within LST-3's limits
+    /// (bitrates at and between its ends, frame rates at its ends and the seed's 30), and, when
+    /// `resized`, one of the publisher-video-sources sizes.
+    private mutating func drawConfiguration(from base: VideoConfiguration, resized: Bool = false) -> VideoConfiguration {
+        let maximum = random.pick([100_000, 250_000, 900_000, 1_500_000, 2_500_000]) ?? 900_000
+        let minimum = random.pick([100_000, 200_000, 500_000, maximum].filter { $0 <= maximum }) ?? 100_000
+        let sizes = [(1280, 720), (640, 360), (360, 640), (480, 480), (720, 1280)]
+        let size = resized ? sizes[random.below(sizes.count)] : (base.widthPixels, base.heightPixels)
+        var configuration = Self.configuration(nil, widthPixels: size.0, heightPixels: size.1)
+        // Within the limits by construction: the maximum first, as the loader reads them.
+        try? configuration.setMaxBitrate(maximum)
+        try? configuration.setMinBitrate(minimum)
+        try? configuration.setTargetFramerate(random.pick([10, 15, 24, 30]) ?? 30)
+        configuration.simulcastEnabled = random.percentChance(60)
+        configuration.degradationPreference = random.pick(DegradationPreference.allCases) ?? .balanced
+        return configuration
+    }
+
+    /// `base` (or the default) at a size within the limits.
+    private static func configuration(_ base: VideoConfiguration?, widthPixels: Int, heightPixels: Int) -> VideoConfiguration {
+        var configuration = base ?? VideoConfiguration()
+        // Drawn sizes are within 720p; one outside would keep the size, as the loader refuses it.
+        try? configuration.setSize(widthPixels: widthPixels, heightPixels: heightPixels)
+        return configuration
     }
 
     /// LST-4: every participant's media downlink at 400-2,500 kbps, at or between the bitrates
