@@ -38,7 +38,9 @@ import SubscriberModel
 ///   the service holds the configuration of the video stream the strategy last returned
 ///   (its own, `IVSLocalStageStream(device:configuration:)`, or else the participant's), as
 ///   the rules state it: that size and frame rate; one layer without simulcast, two or three
-///   with it; every layer's bitrate within minBitrate...maxBitrate, the largest at maxBitrate.
+///   with it; every layer's bitrate within minBitrate...maxBitrate, the largest at maxBitrate;
+///   no layer taller than the configured frames, the tallest exactly as tall (a landscape
+///   1280x720's top layer is 720 high, not its long side).
 public struct StreamPropertiesMonitor: InvariantMonitor {
     public var name: String { "streams-describe-their-publisher" }
     public var summary: String { "a stream carries its publisher's video size, layers and type as configured and as last told, the user id it published with, and the creation time of its first publish" }
@@ -142,8 +144,8 @@ public struct StreamPropertiesMonitor: InvariantMonitor {
     /// any (a stream announced without video has none).
     private func disagreement(of stream: OpenTokStream, observer: String, publisherId: String) -> String? {
         guard !told.isEmpty, let properties = told[ObserverParticipant(observer: observer, participantId: publisherId)] else { return nil }
-        let size = "\(properties.widthPixels)x\(properties.heightPixels)"
         if stream.videoDimensions.width != properties.widthPixels || stream.videoDimensions.height != properties.heightPixels {
+            let size = "\(properties.widthPixels)x\(properties.heightPixels)"
             return "stream \(stream.streamId) of \(publisherId) is \(stream.videoDimensions.width)x\(stream.videoDimensions.height), but \(observer) was told \(publisherId) publishes \(size)"
         }
         guard !stream.layers.isEmpty, !Self.sameLayers(stream.layers, properties) else { return nil }
@@ -232,6 +234,7 @@ public struct StreamPropertiesMonitor: InvariantMonitor {
             && (configuration.simulcastEnabled ? (2...3).contains(layers.count) : layers.count == 1)
             && layers.allSatisfy { (configuration.minBitrateBitsPerSecond...configuration.maxBitrateBitsPerSecond).contains($0.bitrateBitsPerSecond) }
             && layers.map(\.bitrateBitsPerSecond).max() == configuration.maxBitrateBitsPerSecond
+            && layers.map(\.heightPixels).max() == configuration.heightPixels && layers.allSatisfy { $0.heightPixels >= 1 }
         return agrees ? nil : "\(held), but its strategy's video is configured \(wanted)"
     }
 

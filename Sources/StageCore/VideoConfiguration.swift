@@ -105,12 +105,12 @@ public struct VideoConfiguration: Hashable, Sendable {
 
     /// The layers this configuration publishes: with simulcast, high at maxBitrate and full
     /// size plus low at a quarter of it (never below minBitrate) and half height (at least one
-    /// pixel); without, one.
+    /// pixel); without, one. A layer's height is its frames' height in the configured
+    /// orientation: 720 for a landscape 1280x720, 1280 for the default portrait 720x1280.
     public var layers: [SimulcastLayer] {
-        let height = max(widthPixels, heightPixels) == heightPixels ? heightPixels : widthPixels
-        let high = SimulcastLayer(name: "high", bitrateBitsPerSecond: maxBitrateBitsPerSecond, heightPixels: height)
+        let high = SimulcastLayer(name: "high", bitrateBitsPerSecond: maxBitrateBitsPerSecond, heightPixels: heightPixels)
         guard simulcastEnabled else { return [high] }
-        let low = SimulcastLayer(name: "low", bitrateBitsPerSecond: max(minBitrateBitsPerSecond, maxBitrateBitsPerSecond / 4), heightPixels: max(height / 2, 1))
+        let low = SimulcastLayer(name: "low", bitrateBitsPerSecond: max(minBitrateBitsPerSecond, maxBitrateBitsPerSecond / 4), heightPixels: max(heightPixels / 2, 1))
         return [low, high]
     }
 

@@ -63,7 +63,7 @@ struct GeneratorTests {
             "kept reconnect cut", "token reused", "layer preferences", "attributes at the limit", "narrow downlink",
             "exchange after a refused one", "subscribe gained after a quiet strategy change", "publisher video sources",
             "unsubscribe while subscribing", "stream change after a quiet strategy change", "new instance with the other mute",
-            "exchange while an observer reconnects", "video configurations",
+            "exchange while an observer reconnects", "video configurations", "join again while unanswered",
         ]
         var firstSeed: [String: UInt64] = [:]
         for seed in UInt64(1)...1_000 where firstSeed.count < situations.count {
@@ -107,6 +107,31 @@ struct GeneratorTests {
             narrowed = narrowed || draft.network.downlinkBitsPerSecond < 2_000_000
         }
         #expect(simulcastOff && narrowed)
+    }
+
+    @Test("join again while unanswered: a second join() after half an attempt timeout, under a cut from the first join (STG-3)")
+    func joinAgainWhileUnanswered() throws {
+        let seeds = (UInt64(1)...300).filter { seed in
+            ScenarioGenerator().draft(seed: seed).parameters.contains { $0.contains("join again while unanswered: ") }
+        }
+        #expect(seeds.count >= 10, "drawn in \(seeds.count) of 300 seeds")
+        var answeredLater = false, outlasted = false
+        for seed in seeds {
+            let (draft, parameters) = ScenarioGenerator().draft(seed: seed)
+            let line = try #require(parameters.first { $0.contains("join again while unanswered: ") })
+            let name = try #require(line.components(separatedBy: "join again while unanswered: ").last?.split(separator: " ").first.map(String.init))
+            let target = try #require(draft.participants.first { $0.name == name }, "seed \(seed)")
+            let policy = try #require(target.joinRetry)
+            let joins = draft.steps.filter { $0.participant == name && $0.call == .join }.map(\.atMilliseconds).sorted()
+            let attempt = policy.attemptTimeout.nanoseconds / 1_000_000
+            let again = try #require(joins.first { $0 >= joins[0] + attempt / 2 && $0 <= joins[0] + attempt * 3 / 2 }, "seed \(seed): joins at \(joins)")
+            let cut = try #require(draft.faults.last { $0.participant == name && $0.fromMilliseconds == joins[0] && $0.direction == .both }, "seed \(seed)")
+            let secondWindowEnd = again + policy.window.nanoseconds / 1_000_000
+            #expect(cut.toMilliseconds > again, "seed \(seed): the second join is made while cut off")
+            answeredLater = answeredLater || cut.toMilliseconds < secondWindowEnd
+            outlasted = outlasted || cut.toMilliseconds > secondWindowEnd
+        }
+        #expect(answeredLater && outlasted)
     }
 
     @Test("a capability lost mid-publish puts the exchange within 40 ms of the refresh that starts publishing")

@@ -89,4 +89,17 @@ struct VideoConfigurationTests {
         #expect(config.layers.map(\.name) == ["high"])
         #expect(config.layer(forDownlinkBitsPerSecond: 800_000).name == "high")
     }
+
+    @Test("a layer is as tall as its frames in the configured orientation, never its long side (LST-4)")
+    func layerHeightsFollowOrientation() throws {
+        var landscape = VideoConfiguration()
+        try landscape.setSize(widthPixels: 1280, heightPixels: 720)
+        #expect(landscape.layers.map(\.heightPixels) == [360, 720])
+        var portrait = VideoConfiguration()
+        try portrait.setSize(widthPixels: 360, heightPixels: 640)
+        #expect(portrait.layers.map(\.heightPixels) == [320, 640])
+        var square = VideoConfiguration()
+        try square.setSize(widthPixels: 1, heightPixels: 1)
+        #expect(square.layers.map(\.heightPixels) == [1, 1])
+    }
 }

@@ -106,6 +106,15 @@ struct WireRangeTests {
         #expect(properties.openTokLayers.map(\.width) == [360, 720], "720x1280: layers 640 and 1280 high keep the 9:16 aspect")
     }
 
+    @Test("a landscape publisher's OpenTok layers are 640x360 and 1280x720, never wider than its frames (LST-4, SUB-7)")
+    func landscapeLayers() throws {
+        var video = VideoConfiguration()
+        try video.setSize(widthPixels: 1280, heightPixels: 720)
+        let layers = PublisherProperties(video: video).openTokLayers
+        #expect(layers.map(\.width) == [640, 1280])
+        #expect(layers.map(\.height) == [360, 720])
+    }
+
     @Test("the issue's frame reaches a client as a logged protocol error and the session goes on")
     func issueFrameInAWorld() {
         var world = threeClientStage()

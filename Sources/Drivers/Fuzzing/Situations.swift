@@ -79,7 +79,11 @@ import SubscriberModel
 ///   next participant watches the target, which 3-8 s later republishes a video stream with
 ///   its own configuration (another size, frame rate or simulcast), and half the time again
 ///   1-4 s later, sometimes on a narrow downlink: the service, viewers already watching and
-///   later ones must all learn the configuration published (LST-3, LST-4, SUB-7).
+///   later ones must all learn the configuration published (LST-3, LST-4, SUB-7);
+/// - join again while unanswered (8%): a short join retry policy, a cut both ways from the
+///   join, and a second `join()` while the first attempts go unanswered, after the first
+///   attempt has timed out or while it waits: the second join cancels the first and starts a
+///   window of its own, whose first attempt waits its whole timeout (STG-3).
 struct Situations {
     private var random: SplitMix64
     /// Whether this seed draws a full stage: it decides the participant count.
@@ -122,6 +126,7 @@ struct Situations {
             ("new instance with the other mute", 10, { $0.newInstanceWithOtherMute(&$1, $2) }),
             ("exchange while an observer reconnects", 8, { $0.exchangeWhileObserverReconnects(&$1, $2) }),
             ("video configurations", 15, { $0.videoConfigurations(&$1, $2) }),
+            ("join again while unanswered", 8, { $0.joinAgainWhileUnanswered(&$1, $2) }),
         ]
         for kind in kinds {
             guard random.percentChance(kind.percent) else {
@@ -269,6 +274,25 @@ struct Situations {
             summary += ", join again at \(VirtualDuration.milliseconds(rejoin))"
         }
         return summary
+    }
+
+    /// STG-3: a join retry policy of 1-3 s attempts in a 4-10 s window, a cut both ways from the
+    /// join, and `join()` again 0.5-1.5 attempt timeouts after it, while still connecting. The
+    /// cut ends within the second window half the time (a later attempt is answered) and after
+    /// it otherwise (the second join fails once its own window is over).
+    private mutating func joinAgainWhileUnanswered(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        let name = draft.participants[target].name
+        let attempt = 1_000 + random.upTo(2_000)
+        let policy = JoinRetryPolicy(attemptTimeout: .milliseconds(attempt), window: .milliseconds(4_000 + random.upTo(6_000)))
+        draft.participants[target].joinRetry = policy
+        let join = Self.joinTime(of: name, in: draft)
+        let again = join + attempt / 2 + random.upTo(attempt)
+        let secondWindowEnd = again + Self.milliseconds(policy.window)
+        let end = random.percentChance(50) ? again + 200 + random.upTo(secondWindowEnd - again - 200) : secondWindowEnd + 500 + random.upTo(2_000)
+        draft.steps.append(.init(atMilliseconds: again, participant: name, call: .join))
+        draft.durationSeconds = max(draft.durationSeconds, end / 1_000 + 10)
+        return "\(name) joinRetry \(policy.attemptTimeout)/\(policy.window), joins again at \(VirtualDuration.milliseconds(again)), "
+            + cut(&draft, name, .both, from: join, to: end)
     }
 
     /// A mobile participant that may publish but does not yet: an exchange that removes
