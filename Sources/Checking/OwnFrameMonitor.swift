@@ -9,7 +9,8 @@ import StageWorld
 /// (a scenario's `inject` step, a hostile-input test). A client handed an injected frame, and
 /// the service's frames from it, are not judged from then on: an accepted injected message
 /// may leave it believing what the service never said. Nor is a client's connect that carries
-/// host metadata nested too deep for any frame (`hostMetadataTooDeep`).
+/// host metadata nested too deep for any frame (`hostMetadataTooDeep`). An injected frame's
+/// protocol error must still say why the frame was refused (SIG-8: a clear, logged error).
 public struct OwnFrameMonitor: InvariantMonitor {
     public var name: String { "own-frames-are-understood" }
     public var summary: String { "no frame the service or a client sends is a protocol error at its receiver; only injected frames are" }
@@ -22,7 +23,8 @@ public struct OwnFrameMonitor: InvariantMonitor {
     public mutating func observe(_ event: TraceEvent, index: Int, world: World) -> [Violation] {
         if event.peer == TraceEvent.injectedSender {
             heardInjectedFrames.insert(event.observer)
-            return []
+            guard case .protocolError(let frame, let reason) = event.kind, reason.isEmpty else { return [] }
+            return [violation(event, index: index, "an injected frame was a protocol error at \(event.observer) with no reason given; frame \(frame.prefix(160))")]
         }
         guard case .protocolError(let frame, let reason) = event.kind else { return [] }
         let client = event.observer == "server" ? event.peer : event.observer

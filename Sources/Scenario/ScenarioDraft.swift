@@ -96,6 +96,19 @@ public struct ScenarioDraft: Hashable, Sendable {
         }
     }
 
+    /// A raw frame the network hands a participant at a time, as if the service sent it (SIG-8).
+    public struct Injection: Hashable, Sendable {
+        public var atMilliseconds: UInt64
+        public var participant: String
+        public var frame: String
+
+        public init(atMilliseconds: UInt64, participant: String, frame: String) {
+            self.atMilliseconds = atMilliseconds
+            self.participant = participant
+            self.frame = frame
+        }
+    }
+
     public var name: String
     public var seed: UInt64
     public var durationSeconds: UInt64
@@ -106,6 +119,8 @@ public struct ScenarioDraft: Hashable, Sendable {
     public var faults: [Fault]
     public var participants: [Participant]
     public var steps: [Step]
+    /// Frames injected from outside, written after the steps (so the steps' lines stay put).
+    public var injections: [Injection] = []
     /// Comment lines written at the top: how the draft came to be and how to replay it.
     public var comments: [String]
     /// The spec rule ids the file covers.
@@ -150,7 +165,8 @@ public struct ScenarioDraft: Hashable, Sendable {
         })
         return Scenario(
             path: path ?? self.path, name: name, covers: covers, seed: seed, duration: .seconds(durationSeconds), stageId: Self.stageId,
-            network: network, faults: plan, keepalive: keepalive ?? KeepalivePolicy(), settle: .seconds(5), injections: [],
+            network: network, faults: plan, keepalive: keepalive ?? KeepalivePolicy(), settle: .seconds(5),
+            injections: injections.map { FrameInjection(at: .milliseconds($0.atMilliseconds), participant: $0.participant, frame: $0.frame) },
             participants: specs, steps: scenarioSteps, expectations: []
         )
     }
@@ -167,6 +183,10 @@ public struct ScenarioDraft: Hashable, Sendable {
             lines += steps.map { step in
                 "  - {" + (["at: \(step.atMilliseconds)ms", "participant: \(step.participant)"] + step.call.yamlKeys).joined(separator: ", ") + "}"
             }
+        }
+        if !injections.isEmpty {
+            lines.append("inject:")
+            lines += injections.map { "  - {at: \($0.atMilliseconds)ms, to: \($0.participant), frame: \(TraceText.json($0.frame))}" }
         }
         return lines.joined(separator: "\n") + "\n"
     }

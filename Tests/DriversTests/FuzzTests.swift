@@ -64,6 +64,7 @@ struct GeneratorTests {
             "exchange after a refused one", "subscribe gained after a quiet strategy change", "publisher video sources",
             "unsubscribe while subscribing", "stream change after a quiet strategy change", "new instance with the other mute",
             "exchange while an observer reconnects", "video configurations", "join again while unanswered",
+            "injected frames",
         ]
         var firstSeed: [String: UInt64] = [:]
         for seed in UInt64(1)...1_000 where firstSeed.count < situations.count {
@@ -79,6 +80,21 @@ struct GeneratorTests {
         let stage = generator.draft(seed: fullStage).draft
         #expect(stage.participants.count >= 13 && stage.participants.allSatisfy { $0.publish && $0.capabilities.canPublish })
         #expect(ScenarioGenerator(participantCount: 4).draft(seed: fullStage).draft.participants.count == 4, "a fixed count is kept")
+    }
+
+    @Test("injected frames: a drawn draft's injections survive its file, and shrinking drops a removed participant's")
+    func injectedFramesRoundTrip() throws {
+        let seed = try #require((UInt64(1)...300).first { ScenarioGenerator().draft(seed: $0).draft.injections.count >= 2 })
+        let draft = ScenarioGenerator().draft(seed: seed).draft
+        let loaded = try ScenarioLoader.parse(draft.yaml, path: draft.path)
+        #expect(loaded.injections.map(\.frame) == draft.injections.map(\.frame), "seed \(seed)")
+        #expect(loaded.injections.map(\.at) == draft.injections.map { .milliseconds($0.atMilliseconds) })
+        #expect(draft.scenario() == loaded)
+        let target = try #require(draft.injections.first?.participant)
+        let shrinker = ScenarioShrinker { _ in true }
+        let withoutTarget = try #require(shrinker.candidates(draft).first { !$0.participants.contains { $0.name == target } })
+        #expect(withoutTarget.injections.isEmpty)
+        #expect(shrinker.candidates(draft).contains { $0.injections.count == draft.injections.count - 1 && $0.participants == draft.participants })
     }
 
     @Test("video configurations: non-default configurations within LST-3's limits, and a republish with a stream's own configuration while watched")

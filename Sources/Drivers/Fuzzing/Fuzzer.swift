@@ -50,7 +50,7 @@ public enum Fuzzer {
 }
 
 /// Shrinks a failing draft while it still breaks the same invariant: fewer participants, fewer
-/// steps (delta debugging over chunks), fewer faults and network faults, participant settings
+/// steps (delta debugging over chunks), fewer faults, injected frames and network faults, participant settings
 /// back to their defaults, a shorter run.
 public struct ScenarioShrinker: Sendable {
     /// Whether a candidate still fails the way the original did.
@@ -106,6 +106,7 @@ public struct ScenarioShrinker: Sendable {
             smaller.participants.removeAll { $0.name == participant.name }
             smaller.steps.removeAll { $0.participant == participant.name }
             smaller.faults.removeAll { $0.participant == participant.name }
+            smaller.injections.removeAll { $0.participant == participant.name }
             result.append(smaller)
         }
         var chunk = max(draft.steps.count / 2, 1)
@@ -120,6 +121,11 @@ public struct ScenarioShrinker: Sendable {
         for index in draft.faults.indices {
             var smaller = draft
             smaller.faults.remove(at: index)
+            result.append(smaller)
+        }
+        for index in draft.injections.indices {
+            var smaller = draft
+            smaller.injections.remove(at: index)
             result.append(smaller)
         }
         if draft.keepalive != nil {
@@ -139,7 +145,7 @@ public struct ScenarioShrinker: Sendable {
             heal(&smaller.network)
             if smaller.network != draft.network { result.append(smaller) }
         }
-        let lastActivity = (draft.steps.map(\.atMilliseconds) + draft.faults.map(\.toMilliseconds)).max() ?? 0
+        let lastActivity = (draft.steps.map(\.atMilliseconds) + draft.faults.map(\.toMilliseconds) + draft.injections.map(\.atMilliseconds)).max() ?? 0
         let shorter = max(lastActivity / 1_000 + 6, draft.durationSeconds / 2)
         if shorter < draft.durationSeconds {
             var smaller = draft

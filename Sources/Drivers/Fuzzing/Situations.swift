@@ -83,7 +83,12 @@ import SubscriberModel
 /// - join again while unanswered (8%): a short join retry policy, a cut both ways from the
 ///   join, and a second `join()` while the first attempts go unanswered, after the first
 ///   attempt has timed out or while it waits: the second join cancels the first and starts a
-///   window of its own, whose first attempt waits its whole timeout (STG-3).
+///   window of its own, whose first attempt waits its whole timeout (STG-3);
+/// - injected frames (8%): 1-3 frames the service never sent reach the target while it is
+///   connected (not joining, away or cut off): a notify about a participant id nobody has, a
+///   publish by one, a frame that is not JSON or carries an out-of-range number, or a frame
+///   naming the target itself; each must be a logged protocol error, with its reason, that
+///   changes nothing (SIG-8, RND-3).
 struct Situations {
     private var random: SplitMix64
     /// Whether this seed draws a full stage: it decides the participant count.
@@ -127,6 +132,7 @@ struct Situations {
             ("exchange while an observer reconnects", 8, { $0.exchangeWhileObserverReconnects(&$1, $2) }),
             ("video configurations", 15, { $0.videoConfigurations(&$1, $2) }),
             ("join again while unanswered", 8, { $0.joinAgainWhileUnanswered(&$1, $2) }),
+            ("injected frames", 8, { $0.injectedFrames(&$1, $2) }),
         ]
         for kind in kinds {
             guard random.percentChance(kind.percent) else {
@@ -700,4 +706,69 @@ struct Situations {
         draft.network.downlinkBitsPerSecond = kbps * 1_000
         return "downlink \(kbps) kbps"
     }
+
+    /// 1-3 frames contradicting the target or not decoding, each at a drawn time while it is
+    /// settled on the stage, in the first 70% of the run (so that the end is quiet and views
+    /// are judged, as for the generator's events).
+    private mutating func injectedFrames(_ draft: inout ScenarioDraft, _ target: Int) -> String {
+        let name = draft.participants[target].name
+        let ownId = draft.participants[target].tokenJti ?? name
+        let settled = Self.settledSpans(of: name, in: draft, before: draft.durationSeconds * 700)
+        let settledMilliseconds = settled.reduce(0) { $0 + $1.upperBound - $1.lowerBound }
+        guard settledMilliseconds > 0 else { return "to \(name): none (never settled)" }
+        var described: [String] = []
+        for _ in 0..<(1 + random.below(3)) {
+            var offset = random.upTo(settledMilliseconds - 1)
+            let span = settled.first { span in
+                guard offset >= span.upperBound - span.lowerBound else { return true }
+                offset -= span.upperBound - span.lowerBound
+                return false
+            }
+            guard let at = span.map({ $0.lowerBound + offset }) else { continue }
+            let kind = Self.contradictingFrames[random.below(Self.contradictingFrames.count)]
+            draft.injections.append(.init(atMilliseconds: at, participant: name, frame: kind.text(ownId)))
+            described.append("\(kind.name) at \(VirtualDuration.milliseconds(at))")
+        }
+        return "to \(name): " + described.joined(separator: ", ")
+    }
+
+    /// The times before `end` when `name` is settled on the stage, in order: from 3 s after
+    /// a join, except from a leave to 3 s after the next join and during and 15 s after each
+    /// cut of it or outage (it may be reconnecting).
+    private static func settledSpans(of name: String, in draft: ScenarioDraft, before end: UInt64) -> [Range<UInt64>] {
+        let own = draft.steps.filter { $0.participant == name }
+        let joins = own.filter { $0.call == .join }.map(\.atMilliseconds)
+        var unsettled = joins.map { $0 - min($0, 500)..<$0 + 3_000 }
+        for leave in own where leave.call == .leave {
+            let rejoin = joins.filter { $0 >= leave.atMilliseconds }.min() ?? end
+            unsettled.append(leave.atMilliseconds - min(leave.atMilliseconds, 500)..<rejoin + 3_000)
+        }
+        for fault in draft.faults where fault.participant == nil || fault.participant == name {
+            unsettled.append(fault.fromMilliseconds..<max(fault.fromMilliseconds, fault.toMilliseconds) + 15_000)
+        }
+        guard var start = joins.min().map({ $0 + 3_000 }), start < end else { return [] }
+        var spans: [Range<UInt64>] = []
+        for window in unsettled.sorted(by: { $0.lowerBound < $1.lowerBound }) where window.upperBound > start {
+            if window.lowerBound > start { spans.append(start..<min(window.lowerBound, end)) }
+            start = max(start, window.upperBound)
+            if start >= end { break }
+        }
+        if start < end { spans.append(start..<end) }
+        return spans.filter { !$0.isEmpty }
+    }
+
+    /// The frames the SIG-8 scenarios inject, each given the target's participant id.
+    private static let contradictingFrames: [(name: String, text: @Sendable (String) -> String)] = [
+        ("leave of an unknown id", { _ in #"{"type":"notify","event_type":"connection.destroyed","connection_id":"ghost"}"# }),
+        ("update of an unknown id", { _ in
+            #"{"type":"notify","event_type":"connection.updated","connection_id":"ghost","role":"sendrecv","authn_metadata":{"participant_id":"ghost","user_id":"ghost-user","attributes":{},"allow_publish":true,"allow_subscribe":true},"authz_metadata":{"allow_publish":true,"allow_subscribe":true}}"#
+        }),
+        ("publish by an unknown id", { _ in
+            #"{"type":"push","data":{"event":"participantPublished","publisher":{"participant":{"participant_id":"ghost","user_id":"ghost-user","attributes":{},"allow_publish":true,"allow_subscribe":true},"streams":[{"participant_id":"ghost","kind":"audio","muted":false}],"video_sdp":"a=x-stagesim-video:fallback=true type=camera size=720x1280 fps=30\r\na=x-stagesim-layer:low 625000 640\r\na=x-stagesim-layer:high 2500000 1280","created_ns":5,"stream_no":1}}}"#
+        }),
+        ("not JSON", { _ in "not json at all" }),
+        ("publish with an out-of-range number", { _ in #"{"type":"push","data":{"event":"participantPublished","publisher":1e400}}"# }),
+        ("leave of itself", { id in #"{"type":"notify","event_type":"connection.destroyed","connection_id":"\#(id)"}"# }),
+        ("interruption of itself", { id in #"{"type":"push","data":{"event":"participantInterrupted","participant_id":"\#(id)"}}"# }),
+    ]
 }
